@@ -1,0 +1,371 @@
+/* dispatch.c - the load-time decision, the FASTCOPY_* overrides, and the API
+ * around it (fc_memcpy/fc_memmove/fc_memset IFUNCs, fc_variants, fc_selected).
+ *
+ * fc_decide() runs inside IFUNC resolvers: probe -> policy -> overrides, once per
+ * process, into static storage.  It makes no libc call and reads no relocated
+ * data: everything it touches is code, char arrays or plain integers.
+ *
+ * Overrides are read from /proc/self/environ with raw syscalls (the resolver
+ * cannot call getenv: libc is not initialised yet), and ignored entirely when
+ * /proc/self/auxv says AT_SECURE (setuid/setgid/capabilities), as glibc ignores
+ * its tunables there.  Each problem prints one line on stderr; the automatic
+ * choice stands. */
+#include "arch.h"
+#include "rawsys.h"
+#include "fastcopy.h"
+#include "dispatch.h"
+
+#define FC_DECL_COPY(name, sym) FC_HIDDEN void *sym(void *, const void *, size_t);
+#define FC_DECL_SET(name, sym) FC_HIDDEN void *sym(void *, int, size_t);
+FC_MEMCPY_VARIANTS(FC_DECL_COPY)
+FC_MEMMOVE_VARIANTS(FC_DECL_COPY)
+FC_MEMSET_VARIANTS(FC_DECL_SET)
+
+struct fc_tunables fc_tun FC_HIDDEN;
+static struct fc_decision fc_dec;
+static fc_cpu_t fc_cpu;
+static int fc_ready;
+
+/* ---- overrides --------------------------------------------------------------- */
+
+static const char fc_func_env[FC_NFUNCS][20] = {"FASTCOPY_MEMCPY", "FASTCOPY_MEMMOVE",
+                                                "FASTCOPY_MEMSET"};
+static const struct {
+    char name[32];
+    unsigned short offset;
+    size_t min;
+} fc_tun_env[] = {
+    {"FASTCOPY_NT_THRESHOLD", __builtin_offsetof(struct fc_tunables, nt_threshold), 16384},
+    {"FASTCOPY_REP_MOVSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_movsb_threshold), 256},
+    {"FASTCOPY_REP_MOVSB_STOP", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256},
+    {"FASTCOPY_REP_STOSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256},
+    {"FASTCOPY_ZVA_THRESHOLD", __builtin_offsetof(struct fc_tunables, zva_threshold), 64},
+};
+
+/* One diagnostic line on stderr, built without libc. */
+struct fc_line { char buf[320]; };
+
+static void line_start(struct fc_line *l, const char *key, const char *val)
+{
+    l->buf[0] = 0;
+    fc_strcat(l->buf, sizeof l->buf, "libfastcopy: ");
+    fc_strcat(l->buf, sizeof l->buf, key);
+    if (val) {
+        fc_strcat(l->buf, sizeof l->buf, "=");
+        fc_strcat(l->buf, sizeof l->buf, val);
+    }
+    fc_strcat(l->buf, sizeof l->buf, ": ");
+}
+
+static void line_add(struct fc_line *l, const char *s)
+{
+    fc_strcat(l->buf, sizeof l->buf - 1, s);
+}
+
+static void line_emit(struct fc_line *l)
+{
+    size_t n = fc_strlen(l->buf);
+    l->buf[n++] = '\n';
+    fc_write_err(l->buf, n);
+}
+
+/* "123", "64K", "24M", "1G" (binary units) -> bytes; 0 on syntax error. */
+static int parse_size(const char *s, size_t *out)
+{
+    uint64_t v = 0;
+    if (*s < '0' || *s > '9')
+        return 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > ((uint64_t)1 << 50))
+            return 0;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    if (*s == 'k' || *s == 'K')
+        v <<= 10, s++;
+    else if (*s == 'm' || *s == 'M')
+        v <<= 20, s++;
+    else if (*s == 'g' || *s == 'G')
+        v <<= 30, s++;
+    if (*s)
+        return 0;
+    *out = (size_t)v;
+    return 1;
+}
+
+static void apply_variant(const fc_cpu_t *cpu, struct fc_decision *d, int f,
+                          const char *key, const char *val)
+{
+    struct fc_line l;
+    if (!*val || fc_streq(val, "auto"))
+        return;
+    int i = fc_arch_variant_index(f, val);
+    if (i >= 0 && fc_arch_usable(cpu, f, (unsigned)i)) {
+        d->sel[f] = (unsigned char)i;
+        d->why[f][0] = 0;
+        fc_strcat(d->why[f], FC_WHY_LEN, "forced by ");
+        fc_strcat(d->why[f], FC_WHY_LEN, key);
+        fc_strcat(d->why[f], FC_WHY_LEN, "=");
+        fc_strcat(d->why[f], FC_WHY_LEN, val);
+        return;
+    }
+    line_start(&l, key, val);
+    if (i < 0) {
+        line_add(&l, "unknown variant (known:");
+        for (unsigned k = 0; k < fc_arch_variant_count(f); k++) {
+            line_add(&l, " ");
+            line_add(&l, fc_arch_variant_name(f, k));
+        }
+        line_add(&l, ")");
+    } else {
+        line_add(&l, "variant not usable on this CPU");
+    }
+    line_add(&l, "; keeping ");
+    line_add(&l, fc_arch_variant_name(f, d->sel[f]));
+    line_emit(&l);
+}
+
+static void apply_tunable(struct fc_decision *d, unsigned t, const char *key, const char *val)
+{
+    size_t v;
+    size_t *field = (size_t *)((char *)&d->tun + fc_tun_env[t].offset);
+    if (parse_size(val, &v) && v >= fc_tun_env[t].min) {
+        *field = v;
+        return;
+    }
+    struct fc_line l;
+    char num[32] = "";
+    line_start(&l, key, val);
+    line_add(&l, "not a size of at least ");
+    fc_strcat_size(num, sizeof num, fc_tun_env[t].min);
+    line_add(&l, num);
+    line_add(&l, " bytes (suffixes K, M, G); keeping ");
+    num[0] = 0;
+    fc_strcat_size(num, sizeof num, *field);
+    line_add(&l, num);
+    line_emit(&l);
+}
+
+static void apply_one(const fc_cpu_t *cpu, struct fc_decision *d, const char *key,
+                      const char *val)
+{
+    for (int f = 0; f < FC_NFUNCS; f++)
+        if (fc_streq(key, fc_func_env[f])) {
+            apply_variant(cpu, d, f, key, val);
+            return;
+        }
+    for (unsigned t = 0; t < sizeof fc_tun_env / sizeof fc_tun_env[0]; t++)
+        if (fc_streq(key, fc_tun_env[t].name)) {
+            apply_tunable(d, t, key, val);
+            return;
+        }
+    struct fc_line l;
+    line_start(&l, key, 0);
+    line_add(&l, "unknown FASTCOPY_ variable, ignored");
+    line_emit(&l);
+}
+
+/* 1 when the auxiliary vector says AT_SECURE, or cannot be read (be safe). */
+static int at_secure(void)
+{
+    uint64_t av[64];
+    long fd = fc_open_ro("/proc/self/auxv"), n;
+    int secure = 1;
+    if (fd < 0)
+        return 1;
+    while ((n = fc_read(fd, av, sizeof av)) > 0) {
+        for (long i = 0; i + 1 < n / 8; i += 2) {
+            if (av[i] == 23 /* AT_SECURE */) {
+                secure = av[i + 1] != 0;
+                goto done;
+            }
+            if (av[i] == 0)
+                goto done;
+        }
+    }
+done:
+    fc_close(fd);
+    return secure;
+}
+
+/* Feeds every FASTCOPY_*=value entry of the initial environment to apply_one.
+ * /proc/self/environ is a sequence of NUL-terminated "KEY=value" strings; it is
+ * read in chunks, and an entry longer than 255 bytes is ignored. */
+static void apply_overrides(const fc_cpu_t *cpu, struct fc_decision *d)
+{
+    char chunk[1024], entry[256];
+    size_t len = 0;
+    int toolong = 0;
+    long fd, n;
+
+    if (at_secure())
+        return;
+    fd = fc_open_ro("/proc/self/environ");
+    if (fd < 0)
+        return;
+    while ((n = fc_read(fd, chunk, sizeof chunk)) > 0) {
+        for (long i = 0; i < n; i++) {
+            char ch = chunk[i];
+            if (ch) {
+                if (len < sizeof entry - 1)
+                    entry[len++] = ch;
+                else
+                    toolong = 1;
+                continue;
+            }
+            entry[len] = 0;
+            if (!toolong && len > 9) {
+                static const char prefix[] = "FASTCOPY_";
+                int match = 1;
+                for (int k = 0; k < 9; k++)
+                    match &= entry[k] == prefix[k];
+                char *eq = entry;
+                while (*eq && *eq != '=')
+                    eq++;
+                if (match && *eq == '=') {
+                    *eq = 0;
+                    apply_one(cpu, d, entry, eq + 1);
+                }
+            }
+            len = 0;
+            toolong = 0;
+        }
+    }
+    fc_close(fd);
+}
+
+/* ---- the decision --------------------------------------------------------------- */
+
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const volatile unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+}
+
+FC_HIDDEN const struct fc_decision *fc_decide(uint64_t a0, const void *a1)
+{
+    if (__atomic_load_n(&fc_ready, __ATOMIC_ACQUIRE))
+        return &fc_dec;
+    /* Resolvers run single-threaded at load; a lazy-binding race only computes
+     * the same answer twice. */
+    fc_arch_probe(&fc_cpu, a0, a1);
+    fc_arch_policy(&fc_cpu, &fc_dec);
+    apply_overrides(&fc_cpu, &fc_dec);
+    copy_bytes(&fc_tun, &fc_dec.tun, sizeof fc_tun);
+    __atomic_store_n(&fc_ready, 1, __ATOMIC_RELEASE);
+    return &fc_dec;
+}
+
+FC_HIDDEN const struct fc_decision *fc_decide_runtime(void)
+{
+    uint64_t a0;
+    const void *a1;
+    fc_arch_runtime_args(&a0, &a1);
+    return fc_decide(a0, a1);
+}
+
+FC_HIDDEN const void *fc_cpu_facts(void)
+{
+    fc_decide_runtime();
+    return &fc_cpu;
+}
+
+/* ---- public API ----------------------------------------------------------------- */
+
+#define FC_CASE(name, sym)                                                           \
+    if (i == n++)                                                                    \
+        return (void *)sym;
+
+static void *copy_kernel(int f, unsigned i)
+{
+    unsigned n = 0;
+    if (f == FC_MEMCPY) {
+        FC_MEMCPY_VARIANTS(FC_CASE)
+    } else {
+        FC_MEMMOVE_VARIANTS(FC_CASE)
+    }
+    return (void *)fc_memmove_generic;
+}
+
+static void *set_kernel(unsigned i)
+{
+    unsigned n = 0;
+    FC_MEMSET_VARIANTS(FC_CASE)
+    return (void *)fc_memset_generic;
+}
+
+#if FC_HAVE_IFUNC
+typedef void *(*fc_memcpy_t)(void *restrict, const void *restrict, size_t);
+static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
+{
+    return (fc_memcpy_t)copy_kernel(FC_MEMCPY, fc_decide(a0, a1)->sel[FC_MEMCPY]);
+}
+static fc_copy_fn resolve_fc_memmove(uint64_t a0, const void *a1)
+{
+    return (fc_copy_fn)copy_kernel(FC_MEMMOVE, fc_decide(a0, a1)->sel[FC_MEMMOVE]);
+}
+static fc_set_fn resolve_fc_memset(uint64_t a0, const void *a1)
+{
+    return (fc_set_fn)set_kernel(fc_decide(a0, a1)->sel[FC_MEMSET]);
+}
+FC_API void *fc_memcpy(void *restrict, const void *restrict, size_t)
+    __attribute__((ifunc("resolve_fc_memcpy")));
+FC_API void *fc_memmove(void *, const void *, size_t) __attribute__((ifunc("resolve_fc_memmove")));
+FC_API void *fc_memset(void *, int, size_t) __attribute__((ifunc("resolve_fc_memset")));
+#else
+FC_API void *fc_memcpy(void *restrict d, const void *restrict s, size_t n)
+{
+    return fc_memcpy_generic(d, s, n);
+}
+FC_API void *fc_memmove(void *d, const void *s, size_t n)
+{
+    return fc_memmove_generic(d, s, n);
+}
+FC_API void *fc_memset(void *d, int c, size_t n)
+{
+    return fc_memset_generic(d, c, n);
+}
+#endif
+
+#define FC_COUNT(name, sym) +1
+#define FC_NVARIANTS (0 FC_MEMCPY_VARIANTS(FC_COUNT) FC_MEMMOVE_VARIANTS(FC_COUNT) \
+                      FC_MEMSET_VARIANTS(FC_COUNT))
+static struct fc_variant fc_variant_list[FC_NVARIANTS];
+
+FC_API size_t fc_variants(const struct fc_variant **list)
+{
+    static const char funcs[FC_NFUNCS][8] = {"memcpy", "memmove", "memset"};
+    size_t k = 0;
+    fc_decide_runtime();
+    for (int f = 0; f < FC_NFUNCS; f++)
+        for (unsigned i = 0; i < fc_arch_variant_count(f); i++, k++) {
+            struct fc_variant *v = &fc_variant_list[k];
+            v->func = funcs[f];
+            v->name = fc_arch_variant_name(f, i);
+            v->fn = (void (*)(void))(f == FC_MEMSET ? set_kernel(i) : copy_kernel(f, i));
+            v->usable = fc_arch_usable(&fc_cpu, f, i);
+        }
+    if (list)
+        *list = fc_variant_list;
+    return k;
+}
+
+FC_API const char *fc_selected(const char *func)
+{
+    const struct fc_decision *d = fc_decide_runtime();
+    for (int f = 0; f < FC_NFUNCS; f++)
+        if (func && fc_streq(func, fc_func_name(f)))
+            return fc_arch_variant_name(f, d->sel[f]);
+    return 0;
+}
+
+/* For fastcopy-info and the tests (not exported): why each function got its variant. */
+FC_HIDDEN const char *fc_selected_reason(const char *func)
+{
+    const struct fc_decision *d = fc_decide_runtime();
+    for (int f = 0; f < FC_NFUNCS; f++)
+        if (func && fc_streq(func, fc_func_name(f)))
+            return d->why[f];
+    return 0;
+}

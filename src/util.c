@@ -1,0 +1,54 @@
+/* util.c - freestanding string helpers for code that runs inside IFUNC resolvers
+ * (no libc there).  Plain loops: the build's -fno-builtin and
+ * -fno-tree-loop-distribute-patterns keep GCC from turning them into calls. */
+#include "fc_internal.h"
+
+size_t fc_strlen(const char *s)
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    return n;
+}
+
+int fc_streq(const char *a, const char *b)
+{
+    while (*a && *a == *b)
+        a++, b++;
+    return *a == *b;
+}
+
+void fc_strcat(char *dst, size_t cap, const char *src)
+{
+    size_t n = fc_strlen(dst);
+    while (*src && n + 1 < cap)
+        dst[n++] = *src++;
+    dst[n] = 0;
+}
+
+void fc_strcat_size(char *dst, size_t cap, uint64_t v)
+{
+    char tmp[32];
+    int i = (int)sizeof tmp - 1;
+    const char *suffix = "";
+    if (v && v % (1024 * 1024 * 1024) == 0)
+        v /= 1024 * 1024 * 1024, suffix = "G";
+    else if (v && v % (1024 * 1024) == 0)
+        v /= 1024 * 1024, suffix = "M";
+    else if (v && v % 1024 == 0)
+        v /= 1024, suffix = "K";
+    tmp[i] = 0;
+    do {
+        tmp[--i] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    fc_strcat(dst, cap, tmp + i);
+    fc_strcat(dst, cap, suffix);
+}
+
+void fc_bytezero(void *p, size_t n)
+{
+    volatile unsigned char *b = p;
+    while (n--)
+        *b++ = 0;
+}

@@ -1,0 +1,16 @@
+/* memmove_erms.c - "erms": the AVX2 copy plus `rep movsb` for forward copies in
+ * [rep_movsb_threshold, rep_movsb_stop) (default 2 KiB with FSRM, 4 KiB without,
+ * up to the non-temporal threshold).  Intel tunes rep movsb for these sizes from
+ * Ice Lake on (FSRM).  Never backwards (slow everywhere) and never when dst and src
+ * are within 64 bytes of each other modulo 4096: there rep movsb collapses (glibc
+ * bug 30994: 3.6 GB/s instead of ~90 GB/s at 4 KiB on our Zen 4), which is also
+ * why the policy never selects it on AMD. */
+#define FC_FN fc_memmove_erms
+#define FC_REP_MOVSB 1
+#define VEC __m256i
+#define VS 32
+#define LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
+#define STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
+#define STOREA(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define STREAM(p, v) _mm256_stream_si256((__m256i *)(p), (v))
+#include "memmove_vec.h"

@@ -1,0 +1,107 @@
+/* memset_vec.h - the x86_64 vector memset template (memset_sse2.c, memset_avx2.c,
+ * memset_avx512.c, memset_erms.c include it).
+ *   n <= VS      one masked store (AVX-512), else two overlapping stores of the
+ *                largest power-of-two width <= n
+ *   n <= 2 VS    first and last vector; n <= 4 VS: two from each end
+ *   larger       first vector unaligned, then 4 aligned vectors per iteration, the
+ *                last 4 vectors stored from the end (no remainder loop);
+ *                non-temporal from fc_tun.nt_threshold; "erms" uses rep stosb in
+ *                [rep_stosb_threshold, nt_threshold).
+ * Required macros: FC_FN, VEC, VS, SPLAT(c), STOREU, STOREA, STREAM; optional
+ * FC_MASKED_SET, FC_REP_STOSB. */
+#include <immintrin.h>
+#include "../fc_internal.h"
+
+typedef unsigned char fc_u8;
+typedef uint64_t __attribute__((may_alias, aligned(1))) fc_u64u;
+typedef uint32_t __attribute__((may_alias, aligned(1))) fc_u32u;
+typedef uint16_t __attribute__((may_alias, aligned(1))) fc_u16u;
+
+#define FC_CAT2(a, b) a##b
+#define FC_CAT(a, b) FC_CAT2(a, b)
+#define FC_LARGE FC_CAT(FC_FN, _large)
+
+static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
+{
+    fc_u8 *dst = d;
+#ifdef FC_REP_STOSB
+    if (n >= fc_tun.rep_stosb_threshold && n < fc_tun.nt_threshold) {
+        __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+        return dst;
+    }
+#endif
+    VEC v = SPLAT(c);
+    fc_u8 *end = d + n - 4 * VS;
+    STOREU(d, v);
+    d += VS - ((uintptr_t)d & (VS - 1));
+    if (n >= fc_tun.nt_threshold) {
+        for (; d < end; d += 4 * VS) {
+            STREAM(d, v);
+            STREAM(d + VS, v);
+            STREAM(d + 2 * VS, v);
+            STREAM(d + 3 * VS, v);
+        }
+        _mm_sfence();
+    } else {
+        for (; d < end; d += 4 * VS) {
+            STOREA(d, v);
+            STOREA(d + VS, v);
+            STOREA(d + 2 * VS, v);
+            STOREA(d + 3 * VS, v);
+        }
+    }
+    STOREU(end, v);
+    STOREU(end + VS, v);
+    STOREU(end + 2 * VS, v);
+    STOREU(end + 3 * VS, v);
+    return dst;
+}
+
+void *FC_FN(void *dst, int c, size_t n)
+{
+    fc_u8 *d = dst;
+
+    if (n <= VS) {
+#ifdef FC_MASKED_SET
+        FC_MASKED_SET(d, c, n);
+#else
+        uint64_t w = (uint64_t)(fc_u8)c * 0x0101010101010101ull;
+#if VS >= 32
+        if (n >= 16) {
+            __m128i x = _mm_set1_epi8((char)c);
+            _mm_storeu_si128((__m128i *)d, x);
+            _mm_storeu_si128((__m128i *)(d + n - 16), x);
+            return dst;
+        }
+#endif
+        if (n >= 8) {
+            *(fc_u64u *)d = w;
+            *(fc_u64u *)(d + n - 8) = w;
+        } else if (n >= 4) {
+            *(fc_u32u *)d = (uint32_t)w;
+            *(fc_u32u *)(d + n - 4) = (uint32_t)w;
+        } else if (n >= 2) {
+            *(fc_u16u *)d = (uint16_t)w;
+            *(fc_u16u *)(d + n - 2) = (uint16_t)w;
+        } else if (n == 1) {
+            *d = (fc_u8)c;
+        }
+#endif
+        return dst;
+    }
+    if (n <= 2 * VS) {
+        VEC v = SPLAT(c);
+        STOREU(d, v);
+        STOREU(d + n - VS, v);
+        return dst;
+    }
+    if (n <= 4 * VS) {
+        VEC v = SPLAT(c);
+        STOREU(d, v);
+        STOREU(d + VS, v);
+        STOREU(d + n - 2 * VS, v);
+        STOREU(d + n - VS, v);
+        return dst;
+    }
+    return FC_LARGE(d, c, n);
+}

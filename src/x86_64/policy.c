@@ -1,0 +1,208 @@
+/* x86_64 selection policy: CPU facts -> variants and thresholds.
+ *
+ * A pure function of struct fc_x86_cpu (no CPUID here), compiled on every host so
+ * test/test_policy.c can ask it about any CPU.  The reasoning, with the
+ * measurements behind it (AMD EPYC Zen 4 VM, glibc 2.36; see README "Performance"):
+ *
+ * Vector width.  Zen 4 stores 32 bytes per cycle whatever the register width (L1
+ * copy limit measured at 117 GB/s = 32 B x 3.66 GHz), so AVX-512 buys no bandwidth
+ * there; it buys masked loads/stores, which copy any size below 64 bytes with one
+ * load and one store and no size branches.  On Intel before Ice Lake, 512-bit
+ * stores lower the core clock, so Intel gets AVX2 unless it has FSRM (Ice Lake and
+ * later), where "erms" (rep movsb for mid sizes) is what Intel tunes for.
+ *
+ * rep movsb.  On AMD Zen 3/4 it collapses when dst is 1..63 bytes after src
+ * modulo 4096 (glibc bug 30994: 3.6 GB/s instead of ~90 GB/s at 4 KiB here) and
+ * when dst is misaligned, and glibc >= 2.39 stops using it on AMD.  So AMD never
+ * gets "erms"; where "erms" is selected it still avoids short distances.
+ *
+ * Non-temporal stores pay only past the last-level cache: measured here they copy
+ * 64 MiB at 23-24 GB/s where glibc's cached loop gets 14.  The threshold is 3/4 of
+ * the L3 that this core shares (AMD reports it per CCX, 32 MiB here -> 24 MiB;
+ * AOCL uses the same fraction), and L3/4 on Intel, whose L3 is shared by the whole
+ * package (glibc's choice since 2.38).  VMs report zero or absurd caches (glibc
+ * bugs 29953, 30428, 32470).  Our own reference VM has no topology leaves and its
+ * legacy leaf 0x80000006 claims a 508 MiB L3 (the whole socket; the CCX really has
+ * 32 MiB), which would start non-temporal stores at 381 MiB, worse than glibc's
+ * misread 240 MiB.  So an L3 outside what one core can really share (256 KiB ..
+ * 128 MiB on AMD, whose largest CCX L3 is 96 MiB with V-Cache; 256 KiB .. 1 GiB
+ * elsewhere) is replaced by a typical 32 MiB, and the result is clamped to
+ * [1 MiB, 768 MiB].
+ */
+#include "variants.h"
+
+#define FC_VN_PREFIX(x) fc_x86_##x
+#define FC_VN_MEMCPY FC_X86_MEMCPY_VARIANTS
+#define FC_VN_MEMMOVE FC_X86_MEMMOVE_VARIANTS
+#define FC_VN_MEMSET FC_X86_MEMSET_VARIANTS
+#include "../variant_names.h"
+
+#define KiB ((uint64_t)1024)
+#define MiB (1024 * KiB)
+#define GiB (1024 * MiB)
+
+#define L3_ASSUMED (32 * MiB)
+#define NT_MIN (1 * MiB)
+#define NT_MAX (768 * MiB)
+
+static int has(const struct fc_x86_cpu *c, uint32_t bits)
+{
+    return (c->features & bits) == bits;
+}
+
+static int can_avx2(const struct fc_x86_cpu *c)
+{
+    return has(c, FC_X86_AVX | FC_X86_AVX2 | FC_X86_OS_YMM);
+}
+
+static int can_avx512(const struct fc_x86_cpu *c)
+{
+    /* BW for byte-masked loads/stores, VL for the 256-bit masked forms. */
+    return can_avx2(c) &&
+           has(c, FC_X86_AVX512F | FC_X86_AVX512BW | FC_X86_AVX512VL | FC_X86_OS_ZMM);
+}
+
+int fc_x86_usable(const struct fc_x86_cpu *c, int func, unsigned idx)
+{
+    const char *n = fc_x86_variant_name(func, idx);
+    if (fc_streq(n, "generic"))
+        return 1;
+    if (fc_streq(n, "sse2"))
+        return has(c, FC_X86_SSE2);
+    if (fc_streq(n, "avx2"))
+        return can_avx2(c);
+    if (fc_streq(n, "avx512"))
+        return can_avx512(c);
+    if (fc_streq(n, "erms")) /* AVX2 vectors around rep movsb/stosb */
+        return can_avx2(c) && has(c, FC_X86_ERMS);
+    return 0;
+}
+
+const char *fc_x86_uarch(const struct fc_x86_cpu *c)
+{
+    if (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) {
+        if (c->family == 0x17)
+            return c->vendor == FC_X86_HYGON ? "Hygon Dhyana (Zen 1)" : "Zen 1/2";
+        if (c->family == 0x19) {
+            unsigned m = c->model;
+            if (m <= 0x0f || (m >= 0x20 && m <= 0x5f))
+                return "Zen 3";
+            return "Zen 4";
+        }
+        if (c->family == 0x1a)
+            return "Zen 5";
+        if (c->family > 0x1a)
+            return "AMD, newer than Zen 5";
+        return "AMD, older than Zen";
+    }
+    if (c->vendor == FC_X86_INTEL)
+        return has(c, FC_X86_FSRM) ? "Intel with FSRM" : "Intel";
+    return "x86_64";
+}
+
+static int is_zen3_or_later(const struct fc_x86_cpu *c)
+{
+    return (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) && c->family >= 0x19;
+}
+
+static void set(struct fc_decision *d, int f, const char *name, const char *why1,
+                const char *why2)
+{
+    int i = fc_x86_variant_index(f, name);
+    d->sel[f] = (unsigned char)(i < 0 ? 0 : i);
+    d->why[f][0] = 0;
+    fc_strcat(d->why[f], FC_WHY_LEN, why1);
+    fc_strcat(d->why[f], FC_WHY_LEN, why2);
+}
+
+static uint64_t nt_threshold(const struct fc_x86_cpu *c)
+{
+    int amd = c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON;
+    uint64_t l3 = c->l3_size, t;
+    if (l3 < 256 * KiB || l3 > (amd ? 128 * MiB : GiB))
+        l3 = L3_ASSUMED;
+    if (c->vendor == FC_X86_INTEL)
+        t = l3 / 4;
+    else if (amd)
+        t = l3 / 4 * 3;
+    else
+        t = l3 / 2;
+    if (t < NT_MIN)
+        t = NT_MIN;
+    if (t > NT_MAX)
+        t = NT_MAX;
+    return t;
+}
+
+void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
+{
+    const char *base;
+    const char *why;
+
+    fc_bytezero(d, sizeof *d);
+    d->tun.nt_threshold = (size_t)nt_threshold(c);
+    /* rep movsb's start-up cost is amortised from ~2 KiB with FSRM (glibc's 2112),
+     * from 4 KiB without it (glibc: 2048 x vector size / 16 for 32-byte vectors). */
+    d->tun.rep_movsb_threshold = has(c, FC_X86_FSRM) ? 2048 : 4096;
+    d->tun.rep_movsb_stop = d->tun.nt_threshold;
+    d->tun.rep_stosb_threshold = 2048;
+
+    if (can_avx512(c) && is_zen3_or_later(c)) {
+        base = "avx512";
+        why = ": AVX-512 enabled; masked 64-byte loads/stores copy every size below 64 B "
+              "branch-free; rep movsb avoided on AMD (glibc bug 30994)";
+    } else if (c->vendor == FC_X86_INTEL && has(c, FC_X86_FSRM) && can_avx2(c) &&
+               has(c, FC_X86_ERMS)) {
+        base = "erms";
+        why = ": Intel with FSRM: AVX2 vectors, rep movsb/stosb for mid sizes";
+    } else if (can_avx2(c)) {
+        base = "avx2";
+        why = c->vendor == FC_X86_INTEL
+                  ? ": AVX2 (512-bit stores cost clock speed on Intel without FSRM)"
+                  : ": AVX2 enabled by the OS; rep movsb avoided";
+    } else if (has(c, FC_X86_SSE2)) {
+        base = "sse2";
+        why = ": no OS-enabled AVX2: 16-byte SSE2 vectors";
+    } else {
+        base = "generic";
+        why = ": no SSE2 reported: portable C";
+    }
+    for (int f = 0; f < FC_NFUNCS; f++)
+        set(d, f, base, fc_x86_uarch(c), why);
+}
+
+void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
+{
+    static const char vendors[][8] = {"other", "Intel", "AMD", "Hygon"};
+    static const struct { uint32_t bit; char name[12]; } feats[] = {
+        {FC_X86_SSE2, "sse2"},         {FC_X86_SSSE3, "ssse3"},       {FC_X86_AVX, "avx"},
+        {FC_X86_AVX2, "avx2"},         {FC_X86_BMI2, "bmi2"},         {FC_X86_AVX512F, "avx512f"},
+        {FC_X86_AVX512BW, "avx512bw"}, {FC_X86_AVX512VL, "avx512vl"}, {FC_X86_ERMS, "erms"},
+        {FC_X86_FSRM, "fsrm"},         {FC_X86_OS_YMM, "os-ymm"},     {FC_X86_OS_ZMM, "os-zmm"},
+        {FC_X86_HYPERVISOR, "hypervisor"},
+    };
+    buf[0] = 0;
+    fc_strcat(buf, cap, "vendor: ");
+    fc_strcat(buf, cap, vendors[c->vendor < 4 ? c->vendor : 0]);
+    fc_strcat(buf, cap, "\nfamily/model: ");
+    fc_strcat_size(buf, cap, c->family);
+    fc_strcat(buf, cap, "/");
+    fc_strcat_size(buf, cap, c->model);
+    fc_strcat(buf, cap, " (");
+    fc_strcat(buf, cap, fc_x86_uarch(c));
+    fc_strcat(buf, cap, ")\nfeatures:");
+    for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++)
+        if (c->features & feats[i].bit) {
+            fc_strcat(buf, cap, " ");
+            fc_strcat(buf, cap, feats[i].name);
+        }
+    fc_strcat(buf, cap, "\nL1d: ");
+    fc_strcat_size(buf, cap, c->l1d_size);
+    fc_strcat(buf, cap, "  L2: ");
+    fc_strcat_size(buf, cap, c->l2_size);
+    fc_strcat(buf, cap, "  L3: ");
+    fc_strcat_size(buf, cap, c->l3_size);
+    fc_strcat(buf, cap, " shared by ");
+    fc_strcat_size(buf, cap, c->l3_sharing);
+    fc_strcat(buf, cap, " logical CPUs\n");
+}

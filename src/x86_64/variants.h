@@ -1,0 +1,66 @@
+/* x86_64 variant lists and CPU facts.  Pure declarations: compiled on every host,
+ * so the policy tests can ask about any x86 CPU anywhere.
+ *
+ * X(name, kernel): name is the stable variant name (README, FASTCOPY_* overrides,
+ * fc_variants); kernel the symbol implementing it.  memcpy and memmove share one
+ * kernel per variant: every copy is overlap-safe (see memmove_vec.h). */
+#ifndef FC_X86_VARIANTS_H
+#define FC_X86_VARIANTS_H
+#include <stdint.h>
+#include "../fc_internal.h"
+
+#define FC_X86_COPY_VARIANTS(X)                                                   \
+    X(generic, fc_memmove_generic)                                                \
+    X(sse2, fc_memmove_sse2)                                                      \
+    X(avx2, fc_memmove_avx2)                                                      \
+    X(avx512, fc_memmove_avx512)                                                  \
+    X(erms, fc_memmove_erms)
+#define FC_X86_MEMCPY_VARIANTS(X) FC_X86_COPY_VARIANTS(X)
+#define FC_X86_MEMMOVE_VARIANTS(X) FC_X86_COPY_VARIANTS(X)
+#define FC_X86_MEMSET_VARIANTS(X)                                                 \
+    X(generic, fc_memset_generic)                                                 \
+    X(sse2, fc_memset_sse2)                                                       \
+    X(avx2, fc_memset_avx2)                                                       \
+    X(avx512, fc_memset_avx512)                                                   \
+    X(erms, fc_memset_erms)
+
+enum fc_x86_vendor { FC_X86_OTHER, FC_X86_INTEL, FC_X86_AMD, FC_X86_HYGON };
+
+/* Feature bits: CPUID bits as reported, plus the OS-enabled register state from
+ * XGETBV (a CPU may report AVX-512 that the kernel or hypervisor has not enabled). */
+enum {
+    FC_X86_SSE2 = 1u << 0,
+    FC_X86_SSSE3 = 1u << 1,
+    FC_X86_AVX = 1u << 2,
+    FC_X86_AVX2 = 1u << 3,
+    FC_X86_BMI2 = 1u << 4,
+    FC_X86_AVX512F = 1u << 5,
+    FC_X86_AVX512BW = 1u << 6,
+    FC_X86_AVX512VL = 1u << 7,
+    FC_X86_ERMS = 1u << 8,      /* enhanced rep movsb/stosb */
+    FC_X86_FSRM = 1u << 9,      /* fast short rep movsb */
+    FC_X86_OS_YMM = 1u << 10,   /* XCR0 has SSE+AVX state (bits 1,2) */
+    FC_X86_OS_ZMM = 1u << 11,   /* XCR0 has opmask+ZMM state (bits 5,6,7) too */
+    FC_X86_HYPERVISOR = 1u << 12,
+};
+
+struct fc_x86_cpu {
+    unsigned vendor;            /* enum fc_x86_vendor */
+    unsigned family, model;     /* display family/model (extended fields folded in) */
+    uint32_t features;          /* FC_X86_* */
+    uint64_t l1d_size, l2_size, l3_size;  /* bytes; 0 = not reported */
+    unsigned l3_sharing;        /* logical CPUs sharing the L3 (0 = not reported) */
+};
+
+FC_HIDDEN void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1);
+FC_HIDDEN void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d);
+FC_HIDDEN int fc_x86_usable(const struct fc_x86_cpu *c, int func, unsigned idx);
+FC_HIDDEN unsigned fc_x86_variant_count(int func);
+FC_HIDDEN const char *fc_x86_variant_name(int func, unsigned idx);
+FC_HIDDEN int fc_x86_variant_index(int func, const char *name);
+/* One line per fact into buf (for fastcopy-info). */
+FC_HIDDEN void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap);
+/* The microarchitecture name the policy uses ("Zen 4", "Intel", ...). */
+FC_HIDDEN const char *fc_x86_uarch(const struct fc_x86_cpu *c);
+
+#endif
