@@ -18,13 +18,16 @@ struct guarded {
 static inline int guarded_alloc(struct guarded *g, size_t len)
 {
     size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    g->map = g->body = NULL;
     g->body_len = (len + pg - 1) / pg * pg;
     if (g->body_len == 0)
         g->body_len = pg;
     g->map_len = g->body_len + 2 * pg;
     g->map = mmap(NULL, g->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (g->map == MAP_FAILED)
+    if (g->map == MAP_FAILED) {
+        g->map = NULL;
         return -1;
+    }
     g->body = g->map + pg;
     return mprotect(g->body, g->body_len, PROT_READ | PROT_WRITE);
 }

@@ -1,0 +1,271 @@
+/* test_dropin.c - the exported drop-in names of libfastcopy.so: every name is
+ * interposed and bound to the selected variant, the wrappers' semantics, the
+ * fortify _chk abort path, and the FASTCOPY_* overrides (in child processes).
+ * argv[1] = print_selected program, argv[2] = fastcopy-info program. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fastcopy.h"
+
+static const char *print_selected_path, *info_path;
+static void *lib;
+
+static void *sym(const char *name)
+{
+    void *p = dlsym(lib, name);
+    if (!p)
+        fail_msg("libfastcopy does not export %s", name);
+    return p;
+}
+
+static void test_exports_interpose(void **s)
+{
+    (void)s;
+    static const char *names[] = {"memcpy", "memmove", "memset", "mempcpy", "__mempcpy",
+                                  "bzero", "bcopy", "explicit_bzero", "__memcpy_chk",
+                                  "__memmove_chk", "__memset_chk", "__mempcpy_chk",
+                                  "__explicit_bzero_chk"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        void *ours = sym(names[i]);
+        /* The process-wide binding (what the program and libc's users get) is ours. */
+        void *global = dlsym(RTLD_DEFAULT, names[i]);
+        Dl_info info;
+        assert_non_null(global);
+        assert_true(dladdr(global, &info));
+        if (!strstr(info.dli_fname, "libfastcopy"))
+            fail_msg("%s is bound to %s, not libfastcopy", names[i], info.dli_fname);
+        assert_ptr_equal(global, ours);
+    }
+    /* memcpy/memmove/memset are bound straight to the selected variant's kernel. */
+    const struct fc_variant *v;
+    size_t n = fc_variants(&v);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].name, fc_selected(v[i].func)))
+            assert_ptr_equal((void *)v[i].fn, sym(v[i].func));
+    /* Internal names stay hidden. */
+    assert_null(dlsym(lib, "fc_decide"));
+    assert_null(dlsym(lib, "fc_memmove_generic"));
+    assert_null(dlsym(lib, "fc_tun"));
+}
+
+static void test_wrappers(void **s)
+{
+    (void)s;
+    unsigned char a[5000], b[5000];
+    for (size_t i = 0; i < sizeof a; i++)
+        a[i] = (unsigned char)(i * 7 + 1);
+    void *(*mempcpy_p)(void *, const void *, size_t) = sym("mempcpy");
+    void *(*mempcpy2)(void *, const void *, size_t) = sym("__mempcpy");
+    void (*bcopy_p)(const void *, void *, size_t) = sym("bcopy");
+    void (*bzero_p)(void *, size_t) = sym("bzero");
+    void (*ebzero)(void *, size_t) = sym("explicit_bzero");
+    void *(*memcpy_chk)(void *, const void *, size_t, size_t) = sym("__memcpy_chk");
+    void *(*memmove_chk)(void *, const void *, size_t, size_t) = sym("__memmove_chk");
+    void *(*mempcpy_chk)(void *, const void *, size_t, size_t) = sym("__mempcpy_chk");
+    void *(*memset_chk)(void *, int, size_t, size_t) = sym("__memset_chk");
+    void (*ebzero_chk)(void *, size_t, size_t) = sym("__explicit_bzero_chk");
+
+    for (size_t n = 0; n < sizeof a; n = n * 2 + 1) {
+        memset(b, 0, sizeof b);
+        assert_ptr_equal(mempcpy_p(b, a, n), b + n);
+        assert_memory_equal(a, b, n);
+        assert_ptr_equal(mempcpy2(b + 1, a, n), b + 1 + n);
+        assert_ptr_equal(mempcpy_chk(b, a, n, sizeof b), b + n);
+        assert_ptr_equal(memcpy_chk(b, a, n, n), b);
+        assert_memory_equal(a, b, n);
+        bcopy_p(a, b, n); /* bcopy(src, dst, n) */
+        assert_memory_equal(a, b, n);
+        bzero_p(b, n);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(b[i], 0);
+        assert_ptr_equal(memset_chk(b, 0x1ab, n, n), b);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(b[i], 0xab);
+        ebzero(b, n);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(b[i], 0);
+        memset(b, 1, n);
+        ebzero_chk(b, n, sizeof b);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(b[i], 0);
+        /* overlapping memmove through the fortified form */
+        memcpy(b, a, sizeof a);
+        assert_ptr_equal(memmove_chk(b + 3, b, n, sizeof b - 3), b + 3);
+        assert_memory_equal(b + 3, a, n);
+    }
+}
+
+/* Runs argv in a child with extra environment; returns its stdout+stderr. */
+static int run(char *const argv[], const char *const env[], char *out, size_t cap, int *status)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(p[1], 1);
+        dup2(p[1], 2);
+        close(p[0]);
+        for (size_t i = 0; env && env[i]; i++)
+            putenv((char *)env[i]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(p[1]);
+    size_t len = 0;
+    ssize_t r;
+    while ((r = read(p[0], out + len, cap - 1 - len)) > 0)
+        len += (size_t)r;
+    out[len] = 0;
+    close(p[0]);
+    waitpid(pid, status, 0);
+    return (int)len;
+}
+
+/* A fortified call whose destination is too small aborts with glibc's message. */
+static void test_chk_abort(void **s)
+{
+    (void)s;
+    static const char *names[] = {"__memcpy_chk", "__memmove_chk", "__mempcpy_chk",
+                                  "__memset_chk", "__explicit_bzero_chk"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int p[2];
+        assert_int_equal(pipe(p), 0);
+        pid_t pid = fork();
+        if (pid == 0) {
+            char d[8], src[16] = "0123456789abcde";
+            dup2(p[1], 2);
+            close(p[0]);
+            void *f = sym(names[i]);
+            if (i == 3)
+                ((void *(*)(void *, int, size_t, size_t))f)(d, 'x', 16, sizeof d);
+            else if (i == 4)
+                ((void (*)(void *, size_t, size_t))f)(d, 16, sizeof d);
+            else
+                ((void *(*)(void *, const void *, size_t, size_t))f)(d, src, 16, sizeof d);
+            _exit(0); /* not reached if the check works */
+        }
+        close(p[1]);
+        char buf[512] = "";
+        ssize_t r = read(p[0], buf, sizeof buf - 1);
+        buf[r > 0 ? r : 0] = 0;
+        close(p[0]);
+        int st;
+        waitpid(pid, &st, 0);
+        if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGABRT)
+            fail_msg("%s with a too-small destination did not abort (status %d)", names[i], st);
+        assert_non_null(strstr(buf, "buffer overflow detected"));
+    }
+}
+
+static void test_overrides(void **s)
+{
+    (void)s;
+    char out[4096];
+    int st;
+    char *ps[] = {(char *)print_selected_path, NULL};
+    const char *def_memcpy = fc_selected("memcpy");
+    char want[128];
+
+    /* A valid name forces that variant, silently. */
+    const char *e1[] = {"FASTCOPY_MEMCPY=generic", "FASTCOPY_MEMSET=sse2", NULL};
+    run(ps, e1, out, sizeof out, &st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    snprintf(want, sizeof want, "memcpy=generic memmove=%s memset=sse2\n", fc_selected("memmove"));
+    assert_string_equal(out, want);
+
+    /* An unknown name: exactly one line on stderr, the automatic choice stands. */
+    const char *e2[] = {"FASTCOPY_MEMMOVE=turbo", NULL};
+    run(ps, e2, out, sizeof out, &st);
+    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_MEMMOVE=turbo: unknown variant"));
+    snprintf(want, sizeof want, "memmove=%s ", fc_selected("memmove"));
+    assert_non_null(strstr(out, want));
+    char *nl = strchr(out, '\n');
+    assert_non_null(nl);
+    assert_true(strncmp(nl + 1, "memcpy=", 7) == 0); /* one line, then the program's */
+
+    /* Unknown variable and a bad size: one line each, defaults stand. */
+    const char *e3[] = {"FASTCOPY_NONSENSE=1", "FASTCOPY_NT_THRESHOLD=lots", NULL};
+    run(ps, e3, out, sizeof out, &st);
+    assert_non_null(strstr(out, "FASTCOPY_NONSENSE: unknown FASTCOPY_ variable"));
+    assert_non_null(strstr(out, "FASTCOPY_NT_THRESHOLD=lots: not a size"));
+    snprintf(want, sizeof want, "memcpy=%s ", def_memcpy);
+    assert_non_null(strstr(out, want));
+
+    /* Thresholds reach the library (fastcopy-info runs the same code). */
+    char *info[] = {(char *)info_path, NULL};
+    const char *e4[] = {"FASTCOPY_NT_THRESHOLD=3M", "FASTCOPY_REP_STOSB_THRESHOLD=4096", NULL};
+    run(info, e4, out, sizeof out, &st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_non_null(strstr(out, "nt_threshold                   3M"));
+    assert_non_null(strstr(out, "rep_stosb_threshold            4K"));
+    const char *e5[] = {"FASTCOPY_MEMSET=generic", NULL};
+    run(info, e5, out, sizeof out, &st);
+    assert_non_null(strstr(out, "forced by FASTCOPY_MEMSET=generic"));
+}
+
+/* setuid programs (AT_SECURE) ignore the overrides.  Needs root to make a
+ * setuid-root copy that an unprivileged user runs; skipped otherwise. */
+static void test_at_secure(void **s)
+{
+    (void)s;
+    if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+        printf("# skipped: needs root and setpriv\n");
+        skip();
+    }
+    char dir[] = "/tmp/fc-secure-XXXXXX", exe[128], cmd[512];
+    assert_non_null(mkdtemp(dir));
+    chmod(dir, 0755);
+    snprintf(exe, sizeof exe, "%s/print_selected", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 4755 '%s'", print_selected_path, exe, exe);
+    assert_int_equal(system(cmd), 0);
+    char *argv[] = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, NULL};
+    const char *env[] = {"FASTCOPY_MEMCPY=generic", "FASTCOPY_BOGUS=1", NULL};
+    char out[4096];
+    int st;
+    run(argv, env, out, sizeof out, &st);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    if (strstr(out, "error while loading shared libraries")) {
+        printf("# skipped: the setuid copy cannot load libfastcopy from the build tree: %s", out);
+        skip();
+    }
+    char want[128];
+    snprintf(want, sizeof want, "memcpy=%s ", fc_selected("memcpy"));
+    if (!strstr(out, want) || strstr(out, "libfastcopy:"))
+        fail_msg("setuid run honoured the environment: %s", out);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s print_selected fastcopy-info\n", argv[0]);
+        return 2;
+    }
+    print_selected_path = argv[1];
+    info_path = argv[2];
+    lib = dlopen("libfastcopy.so.0", RTLD_NOW | RTLD_NOLOAD);
+    if (!lib) {
+        fprintf(stderr, "libfastcopy.so.0 is not loaded: %s\n", dlerror());
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exports_interpose), cmocka_unit_test(test_wrappers),
+        cmocka_unit_test(test_chk_abort),         cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_at_secure),
+    };
+    return cmocka_run_group_tests_name("dropin", tests, NULL, NULL);
+}

@@ -1,0 +1,205 @@
+/* test_policy_x86_64.c - the x86_64 selection policy on synthetic CPUs.  Runs on
+ * any host: the policy is a pure function of struct fc_x86_cpu. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "x86_64/variants.h"
+
+#define KiB ((uint64_t)1024)
+#define MiB (1024 * KiB)
+#define BASE (FC_X86_SSE2 | FC_X86_SSSE3)
+#define AVX2 (BASE | FC_X86_AVX | FC_X86_AVX2 | FC_X86_BMI2 | FC_X86_OS_YMM)
+#define AVX512 (AVX2 | FC_X86_AVX512F | FC_X86_AVX512BW | FC_X86_AVX512VL | FC_X86_OS_ZMM)
+
+static struct fc_x86_cpu cpu(unsigned vendor, unsigned family, unsigned model, uint32_t feat,
+                             uint64_t l3)
+{
+    struct fc_x86_cpu c;
+    memset(&c, 0, sizeof c);
+    c.vendor = vendor;
+    c.family = family;
+    c.model = model;
+    c.features = feat;
+    c.l1d_size = 48 * KiB;
+    c.l2_size = MiB;
+    c.l3_size = l3;
+    return c;
+}
+
+static struct fc_decision decide(struct fc_x86_cpu c)
+{
+    struct fc_decision d;
+    memset(&d, 0xcc, sizeof d);
+    fc_x86_policy(&c, &d);
+    return d;
+}
+
+static const char *sel(const struct fc_decision *d, int f)
+{
+    return fc_x86_variant_name(f, d->sel[f]);
+}
+
+static void expect_all(const struct fc_decision *d, const char *name)
+{
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        assert_string_equal(sel(d, f), name);
+        assert_true(strlen(d->why[f]) > 10);
+    }
+}
+
+/* The selected variant must always be usable on the CPU it was chosen for. */
+static void expect_usable(const struct fc_x86_cpu *c, const struct fc_decision *d)
+{
+    for (int f = 0; f < FC_NFUNCS; f++)
+        assert_true(fc_x86_usable(c, f, d->sel[f]));
+}
+
+static void test_zen4(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x19, 0x11, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 32 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx512");
+    expect_usable(&c, &d);
+    assert_string_equal(fc_x86_uarch(&c), "Zen 4");
+    assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 3/4 of the CCX's L3 */
+    assert_non_null(strstr(d.why[FC_MEMCPY], "Zen 4"));
+}
+
+static void test_zen5(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x1a, 0x02, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 32 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx512");
+    assert_string_equal(fc_x86_uarch(&c), "Zen 5");
+}
+
+static void test_zen3(void **s)
+{
+    (void)s;
+    /* Zen 3: AVX2, ERMS and FSRM, but rep movsb collapses at short distances. */
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x19, 0x21, AVX2 | FC_X86_ERMS | FC_X86_FSRM, 32 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx2");
+    expect_usable(&c, &d);
+    assert_string_equal(fc_x86_uarch(&c), "Zen 3");
+    assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+}
+
+static void test_intel_fsrm(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x8f, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 105 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "erms");
+    expect_usable(&c, &d);
+    assert_int_equal(d.tun.rep_movsb_threshold, 2048);
+    assert_int_equal(d.tun.nt_threshold, 105 * MiB / 4); /* Intel: L3/4 */
+    assert_int_equal(d.tun.rep_movsb_stop, d.tun.nt_threshold);
+}
+
+static void test_intel_no_fsrm(void **s)
+{
+    (void)s;
+    /* Skylake-SP: AVX-512 present, but no FSRM: AVX2, and no rep movsb. */
+    struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x55, AVX512 | FC_X86_ERMS, 22 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx2");
+    expect_usable(&c, &d);
+    assert_int_equal(d.tun.rep_movsb_threshold, 4096);
+}
+
+static void test_avx512_not_enabled_by_os(void **s)
+{
+    (void)s;
+    /* CPUID reports AVX-512 but XCR0 lacks the ZMM state: never avx512. */
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x19, 0x11,
+                              (AVX512 & ~(uint32_t)FC_X86_OS_ZMM) | FC_X86_ERMS, 32 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx2");
+    assert_false(fc_x86_usable(&c, FC_MEMCPY, (unsigned)fc_x86_variant_index(FC_MEMCPY, "avx512")));
+    /* and AVX not enabled at all: SSE2 */
+    c.features &= ~(uint32_t)(FC_X86_OS_YMM);
+    d = decide(c);
+    expect_all(&d, "sse2");
+    assert_false(fc_x86_usable(&c, FC_MEMSET, (unsigned)fc_x86_variant_index(FC_MEMSET, "avx2")));
+    assert_false(fc_x86_usable(&c, FC_MEMSET, (unsigned)fc_x86_variant_index(FC_MEMSET, "erms")));
+}
+
+static void test_avx2_only(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_OTHER, 6, 0x0f, AVX2, 8 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx2");
+    assert_int_equal(d.tun.nt_threshold, 4 * MiB);
+}
+
+static void test_sse2_only(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x1a, BASE, 8 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "sse2");
+    expect_usable(&c, &d);
+    c.features = 0;
+    d = decide(c);
+    expect_all(&d, "generic");
+}
+
+static void test_vm_caches(void **s)
+{
+    (void)s;
+    uint64_t absurd[] = {0, 1, 100 * KiB, (uint64_t)4 << 40, UINT64_MAX};
+    for (size_t i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
+        struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x8f, AVX2, absurd[i]);
+        struct fc_decision d = decide(c);
+        /* Assumed 32 MiB L3 -> Intel's L3/4 */
+        assert_int_equal(d.tun.nt_threshold, 8 * MiB);
+        assert_true(d.tun.rep_movsb_stop >= d.tun.rep_movsb_threshold);
+        c.vendor = FC_X86_AMD;
+        c.family = 0x19;
+        d = decide(c);
+        assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+    }
+    /* Our VM: AMD, legacy leaf claims a 508 MiB L3 (the socket): ignored. */
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x1a, 2, AVX512, 508 * MiB);
+    struct fc_decision d = decide(c);
+    assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+    /* A plausible big Intel L3 is kept; clamps hold at the edges. */
+    c = cpu(FC_X86_INTEL, 6, 0x8f, AVX2, 320 * MiB);
+    d = decide(c);
+    assert_int_equal(d.tun.nt_threshold, 80 * MiB);
+    c = cpu(FC_X86_OTHER, 6, 0x8f, AVX2, 512 * KiB);
+    d = decide(c);
+    assert_int_equal(d.tun.nt_threshold, MiB);
+}
+
+static void test_names_round_trip(void **s)
+{
+    (void)s;
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        assert_true(fc_x86_variant_count(f) == 5);
+        for (unsigned i = 0; i < fc_x86_variant_count(f); i++)
+            assert_int_equal(fc_x86_variant_index(f, fc_x86_variant_name(f, i)), (int)i);
+        assert_int_equal(fc_x86_variant_index(f, "nonesuch"), -1);
+        assert_string_equal(fc_x86_variant_name(f, 99), "?");
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zen4),          cmocka_unit_test(test_zen5),
+        cmocka_unit_test(test_zen3),          cmocka_unit_test(test_intel_fsrm),
+        cmocka_unit_test(test_intel_no_fsrm), cmocka_unit_test(test_avx512_not_enabled_by_os),
+        cmocka_unit_test(test_avx2_only),     cmocka_unit_test(test_sse2_only),
+        cmocka_unit_test(test_vm_caches),     cmocka_unit_test(test_names_round_trip),
+    };
+    return cmocka_run_group_tests_name("policy_x86_64", tests, NULL, NULL);
+}

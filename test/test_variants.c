@@ -1,0 +1,398 @@
+/* test_variants.c - every usable variant of every function, reached through
+ * fc_variants() (not only the selected one): sizes, alignments, guard pages,
+ * redzones, return values, overlap, the non-temporal and rep-movsb paths.
+ *
+ * FC_TEST_QUICK=1 shrinks the sweeps (valgrind, QEMU).  FC_EXPECT_MEMCPY /
+ * FC_EXPECT_MEMMOVE / FC_EXPECT_MEMSET, when set, must name the variant that was
+ * selected (used by the QEMU CPU-model matrix). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fastcopy.h"
+#include "fc_internal.h"
+#include "guard.h"
+
+static int quick;
+#define RZ 64 /* redzone bytes on each side */
+
+struct vcase {
+    const struct fc_variant *v;
+};
+
+static unsigned char pattern_byte(size_t i, unsigned seed)
+{
+    uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u;
+    return (unsigned char)(x >> 24 ^ x >> 11);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = pattern_byte(i, seed);
+}
+
+/* Reference memmove, byte by byte through a temporary. */
+static void ref_move(unsigned char *buf, size_t dst, size_t src, size_t n)
+{
+    unsigned char *tmp = malloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        tmp[i] = buf[src + i];
+    for (size_t i = 0; i < n; i++)
+        buf[dst + i] = tmp[i];
+    free(tmp);
+}
+
+static void check_bytes(const unsigned char *got, const unsigned char *want, size_t n,
+                        const char *what, const char *name, size_t size, size_t a, size_t b)
+{
+    if (memcmp(got, want, n) == 0)
+        return;
+    size_t i = 0;
+    while (got[i] == want[i])
+        i++;
+    fail_msg("%s %s: size %zu offsets %zu/%zu: byte %zu is 0x%02x, want 0x%02x", name, what,
+             size, a, b, i, got[i], want[i]);
+}
+
+/* ---- copies: sizes x alignments with redzones ------------------------------------ */
+
+static void copy_grid(const struct fc_variant *v, size_t size, size_t so, size_t dof,
+                      unsigned char *src, unsigned char *dst, unsigned char *want)
+{
+    fc_copy_fn fn = (fc_copy_fn)v->fn;
+    size_t span = RZ + 64 + size + RZ;
+    fill(src, span, (unsigned)size);
+    memset(dst, 0xA5, span);
+    memcpy(want, dst, span);
+    memcpy(want + RZ + dof, src + RZ + so, size);
+    void *r = fn(dst + RZ + dof, src + RZ + so, size);
+    if (r != dst + RZ + dof)
+        fail_msg("%s %s: size %zu returned %p, want %p", v->func, v->name, size, r,
+                 (void *)(dst + RZ + dof));
+    check_bytes(dst, want, span, "copy", v->name, size, so, dof);
+}
+
+static void test_copy_sizes(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    size_t maxn = quick ? 300 : 1024;
+    size_t span = RZ + 64 + 4096 + RZ;
+    unsigned char *src = malloc(span), *dst = malloc(span), *want = malloc(span);
+
+    /* Every size; per size every src offset 0..63 with a dst offset that walks
+     * 0..63 as well (so each size meets every offset of both). */
+    for (size_t n = 0; n <= maxn; n++)
+        for (size_t so = 0; so < 64; so += quick ? 7 : 1)
+            copy_grid(v, n, so, (so * 37 + n) % 64, src, dst, want);
+    /* The full 64 x 64 offset grid for sizes at the size-class edges. */
+    static const size_t edges[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+                                   127, 128, 129, 255, 256, 257, 511, 512, 513, 1023, 1024, 4096};
+    for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+        for (size_t so = 0; so < 64; so += quick ? 5 : 1)
+            for (size_t dof = 0; dof < 64; dof += quick ? 3 : 1)
+                copy_grid(v, edges[e], so, dof, src, dst, want);
+    free(src);
+    free(dst);
+    free(want);
+}
+
+/* Powers of two +-1 up to past the non-temporal threshold, a few alignments. */
+static void test_copy_large(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_copy_fn fn = (fc_copy_fn)v->fn;
+    size_t top = quick ? ((size_t)1 << 20) : fc_tun.nt_threshold * 2 + 4096;
+    unsigned char *src = malloc(top + 128), *dst = malloc(top + 128);
+    fill(src, top + 128, 7);
+    for (size_t p = 2048; p / 2 <= top / 2 && p <= top; p *= 2)
+        for (int d = -1; d <= 1; d++) {
+            size_t n = p + (size_t)d, so = (p / 2048) % 64, dof = (p / 1024 + 3) % 64;
+            if (n + 64 > top + 128)
+                continue;
+            memset(dst, 0x5A, n + 128);
+            if (fn(dst + dof, src + so, n) != dst + dof)
+                fail_msg("%s %s: bad return at size %zu", v->func, v->name, n);
+            check_bytes(dst + dof, src + so, n, "large copy", v->name, n, so, dof);
+            for (size_t i = 0; i < dof; i++)
+                assert_int_equal(dst[i], 0x5A);
+            for (size_t i = dof + n; i < n + 128; i++)
+                assert_int_equal(dst[i], 0x5A);
+        }
+    free(src);
+    free(dst);
+}
+
+/* Lower the thresholds so the non-temporal and rep movsb paths run at modest
+ * sizes (also under valgrind and QEMU), then restore them. */
+static void test_copy_thresholds(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_copy_fn fn = (fc_copy_fn)v->fn;
+    struct fc_tunables saved = fc_tun;
+    size_t top = 70000;
+    unsigned char *src = malloc(top + 256), *dst = malloc(top + 256);
+    fc_tun.nt_threshold = 16384;
+    fc_tun.rep_movsb_threshold = 1024;
+    fc_tun.rep_movsb_stop = 32768;
+    fc_tun.rep_stosb_threshold = 1024;
+    fill(src, top + 256, 3);
+    for (size_t n = 900; n < top; n = n * 3 / 2 + 1)
+        for (size_t so = 0; so < 64; so += 13)
+            for (size_t dof = 0; dof < 64; dof += 11) {
+                memset(dst, 0x11, n + 128);
+                fn(dst + dof, src + so, n);
+                check_bytes(dst + dof, src + so, n, "copy (low thresholds)", v->name, n, so, dof);
+                for (size_t i = dof + n; i < n + 128; i++)
+                    assert_int_equal(dst[i], 0x11);
+            }
+    fc_tun = saved;
+    free(src);
+    free(dst);
+}
+
+/* Buffers flush against PROT_NONE pages: any over-read or over-write faults. */
+static void test_copy_guard(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_copy_fn fn = (fc_copy_fn)v->fn;
+    struct guarded gs, gd;
+    size_t maxn = 5000;
+    assert_int_equal(guarded_alloc(&gs, maxn), 0);
+    assert_int_equal(guarded_alloc(&gd, maxn), 0);
+    fill(gs.body, gs.body_len, 9);
+    for (size_t n = 0; n <= maxn; n += (n < 300 ? 1 : quick ? 397 : 61)) {
+        /* src and dst ending at the upper guard */
+        unsigned char *s = guarded_tail(&gs, n), *d = guarded_tail(&gd, n);
+        fn(d, s, n);
+        check_bytes(d, s, n, "guard tail", v->name, n, 0, 0);
+        /* starting at the lower guard */
+        fn(gd.body, gs.body, n);
+        check_bytes(gd.body, gs.body, n, "guard head", v->name, n, 0, 0);
+        /* mixed */
+        fn(gd.body, s, n);
+        check_bytes(gd.body, s, n, "guard mixed", v->name, n, 0, 0);
+        fn(d, gs.body, n);
+        check_bytes(d, gs.body, n, "guard mixed", v->name, n, 0, 0);
+    }
+    /* n == 0 dereferences nothing. */
+    fn(NULL, NULL, 0);
+    fn(gd.map, gs.map, 0); /* PROT_NONE pages */
+    guarded_free(&gs);
+    guarded_free(&gd);
+}
+
+/* Overlap: distances +-1..+-512 and around +-4096; memcpy variants must give
+ * memmove's result too. */
+static void test_copy_overlap(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_copy_fn fn = (fc_copy_fn)v->fn;
+    static const size_t sizes[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100,
+                                   127, 128, 129, 200, 255, 256, 257, 300, 511, 512, 513, 777,
+                                   1024, 2049, 4100, 10000, 70001};
+    size_t base = 8192, cap = base * 2 + 80000;
+    unsigned char *buf = malloc(cap), *want = malloc(cap);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        size_t n = sizes[k];
+        for (long dist = -4200; dist <= 4200; dist++) {
+            long a = dist < 0 ? -dist : dist;
+            if (a == 0 || (a > 512 && (a < 4096 - 40 || a > 4096 + 40)))
+                continue;
+            if (quick && a > 16 && a % 31 && (a < 4090 || a > 4102))
+                continue;
+            size_t src = base + (size_t)(k * 7 % 64), dst = (size_t)((long)src + dist);
+            /* Only the touched window (plus redzones) is filled and compared. */
+            size_t lo = (src < dst ? src : dst) - RZ, hi = (src > dst ? src : dst) + n + RZ;
+            fill(buf + lo, hi - lo, (unsigned)(n + (size_t)a));
+            memcpy(want + lo, buf + lo, hi - lo);
+            ref_move(want, dst, src, n);
+            void *r = fn(buf + dst, buf + src, n);
+            if (r != buf + dst)
+                fail_msg("%s %s: overlap return value wrong", v->func, v->name);
+            if (memcmp(buf + lo, want + lo, hi - lo) != 0)
+                fail_msg("%s %s: overlap size %zu distance %ld wrong", v->func, v->name, n, dist);
+        }
+    }
+    free(buf);
+    free(want);
+}
+
+/* ---- memset ----------------------------------------------------------------------- */
+
+static void test_set_sizes(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_set_fn fn = (fc_set_fn)v->fn;
+    static const int values[] = {0, 0xff, 0x1a5, -1, 0x37, 256};
+    size_t maxn = quick ? 300 : 1024;
+    size_t span = RZ + 64 + 4096 + RZ;
+    unsigned char *buf = malloc(span), *want = malloc(span);
+    for (size_t vi = 0; vi < sizeof values / sizeof values[0]; vi++)
+        for (size_t n = 0; n <= maxn + 3072 * (vi == 0); n += (n < maxn ? 1 : 509))
+            for (size_t off = 0; off < 64; off += (quick || vi > 1) ? 9 : 1) {
+                int c = values[vi];
+                fill(buf, span, (unsigned)n);
+                memcpy(want, buf, span);
+                for (size_t i = 0; i < n; i++)
+                    want[RZ + off + i] = (unsigned char)c;
+                void *r = fn(buf + RZ + off, c, n);
+                if (r != buf + RZ + off)
+                    fail_msg("memset %s: bad return at size %zu", v->name, n);
+                check_bytes(buf, want, span, "memset", v->name, n, off, (size_t)c);
+            }
+    free(buf);
+    free(want);
+}
+
+static void test_set_large_and_guard(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_set_fn fn = (fc_set_fn)v->fn;
+    struct fc_tunables saved = fc_tun;
+    size_t top = quick ? ((size_t)1 << 20) : fc_tun.nt_threshold * 2 + 4096;
+    unsigned char *buf = malloc(top + 128);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) { /* non-temporal and rep stosb paths at small sizes */
+            fc_tun.nt_threshold = 16384;
+            fc_tun.rep_stosb_threshold = 1024;
+            top = 70000;
+        }
+        for (size_t p = 1024; p <= top; p = p * 2 + (pass ? 333 : 0))
+            for (int d = -1; d <= 1; d++) {
+                size_t n = p + (size_t)d, off = p % 61;
+                if (n + off + 64 > top + 128)
+                    continue;
+                memset(buf, 0x77, n + off + 64);
+                fn(buf + off, 0x1c3, n);
+                for (size_t i = 0; i < off; i++)
+                    assert_int_equal(buf[i], 0x77);
+                for (size_t i = off; i < off + n; i++)
+                    if (buf[i] != 0xc3)
+                        fail_msg("memset %s: size %zu byte %zu = 0x%02x", v->name, n, i - off, buf[i]);
+                for (size_t i = off + n; i < n + off + 64; i++)
+                    assert_int_equal(buf[i], 0x77);
+            }
+    }
+    fc_tun = saved;
+    free(buf);
+
+    struct guarded g;
+    assert_int_equal(guarded_alloc(&g, 5000), 0);
+    for (size_t n = 0; n <= 5000; n += (n < 300 ? 1 : 97)) {
+        unsigned char *t = guarded_tail(&g, n);
+        fn(t, 0xee, n);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(t[i], 0xee);
+        fn(g.body, 0x11, n);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(g.body[i], 0x11);
+    }
+    fn(g.map, 0, 0);
+    fn(NULL, 0, 0);
+    guarded_free(&g);
+}
+
+/* ---- the list itself -------------------------------------------------------------- */
+
+static void test_variant_list(void **state)
+{
+    (void)state;
+    const struct fc_variant *v;
+    size_t n = fc_variants(&v);
+    int seen[3] = {0, 0, 0}, generic[3] = {0, 0, 0};
+    assert_true(n >= 3);
+    for (size_t i = 0; i < n; i++) {
+        int f = !strcmp(v[i].func, "memcpy") ? 0 : !strcmp(v[i].func, "memmove") ? 1
+              : !strcmp(v[i].func, "memset") ? 2 : -1;
+        assert_true(f >= 0);
+        assert_non_null(v[i].fn);
+        assert_true(strlen(v[i].name) > 0);
+        seen[f]++;
+        if (!strcmp(v[i].name, "generic")) {
+            generic[f] = 1;
+            assert_true(v[i].usable);
+        }
+    }
+    for (int f = 0; f < 3; f++) {
+        assert_true(seen[f] >= 1);
+        assert_true(generic[f]);
+        const char *sel = fc_selected(fc_func_name(f));
+        assert_non_null(sel);
+        int found = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(v[i].func, fc_func_name(f)) && !strcmp(v[i].name, sel)) {
+                found = 1;
+                assert_true(v[i].usable);
+            }
+        assert_true(found);
+        char env[32];
+        snprintf(env, sizeof env, "FC_EXPECT_%s", f == 0 ? "MEMCPY" : f == 1 ? "MEMMOVE" : "MEMSET");
+        const char *want = getenv(env);
+        if (want && *want)
+            assert_string_equal(sel, want);
+    }
+    assert_null(fc_selected("strcpy"));
+    assert_null(fc_selected(NULL));
+}
+
+static void test_public_entry_points(void **state)
+{
+    (void)state;
+    unsigned char a[300], b[300];
+    fill(a, sizeof a, 1);
+    assert_ptr_equal(fc_memcpy(b, a, 300), b);
+    assert_memory_equal(a, b, 300);
+    assert_ptr_equal(fc_memset(b, 0x1ff, 300), b);
+    for (int i = 0; i < 300; i++)
+        assert_int_equal(b[i], 0xff);
+    fill(a, sizeof a, 2);
+    memcpy(b, a, 300);
+    assert_ptr_equal(fc_memmove(a + 1, a, 299), a + 1);
+    assert_memory_equal(a + 1, b, 299);
+}
+
+int main(void)
+{
+    const struct fc_variant *v;
+    size_t n = fc_variants(&v), k = 0, skipped = 0;
+    quick = getenv("FC_TEST_QUICK") && *getenv("FC_TEST_QUICK") == '1';
+    struct CMUnitTest *tests = calloc(n * 6 + 2, sizeof *tests);
+    struct vcase *cases = calloc(n, sizeof *cases);
+    char (*names)[96] = calloc(n * 6, sizeof *names);
+
+    tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_variant_list);
+    tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_public_entry_points);
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i].usable) {
+            printf("# skipping %s/%s: not usable on this CPU\n", v[i].func, v[i].name);
+            skipped++;
+            continue;
+        }
+        cases[i].v = &v[i];
+        static const struct { const char *what; CMUnitTestFunction fn; int set; } kinds[] = {
+            {"sizes", test_copy_sizes, 0},       {"large", test_copy_large, 0},
+            {"thresholds", test_copy_thresholds, 0}, {"guard", test_copy_guard, 0},
+            {"overlap", test_copy_overlap, 0},   {"sizes", test_set_sizes, 1},
+            {"large+guard", test_set_large_and_guard, 1},
+        };
+        int is_set = !strcmp(v[i].func, "memset");
+        for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++) {
+            if (kinds[j].set != is_set)
+                continue;
+            char *nm = names[k];
+            snprintf(nm, sizeof names[0], "%s/%s/%s", v[i].func, v[i].name, kinds[j].what);
+            tests[k].name = nm;
+            tests[k].test_func = kinds[j].fn;
+            tests[k].initial_state = &cases[i];
+            k++;
+        }
+    }
+    (void)skipped;
+    return _cmocka_run_group_tests("variants", tests, k, NULL, NULL);
+}
