@@ -1,0 +1,196 @@
+/* fcb.h - the benchmark's one set of case definitions, shared by both front ends:
+ * fcbench (plain C, libc + libdl only) and fcbench-gbench (Google Benchmark shim).
+ *
+ * Vocabulary
+ *   impl   one implementation of one function: the system C library's ("libc",
+ *          fetched with dlsym so its own IFUNC choice runs), the library's
+ *          automatically selected one ("auto" = fc_memcpy/fc_memmove/fc_memset),
+ *          every usable compiled-in variant ("generic", "avx2", ... from
+ *          fc_variants), fc_copy_user/fc_clear_user ("copy_user"/"clear_user", in
+ *          the "user" group only) and an empty function ("empty", in the "mix" group
+ *          only: the call-overhead floor).
+ *   case   what is done per call, named "<func>/<group>/<key>", e.g.
+ *          memcpy/sizes/4096, memcpy/misal/129, memmove/dist/d=1,
+ *          memcpy/cold/1024, memset/ws/L2, memmove/overlap/bwd/4096,
+ *          memcpy/mix/GoogleA, memcpy/user/256, memcpy/user/fault.
+ *          A case is a list of operations (dst offset, src offset, size) replayed in
+ *          order, round and round: one op for hot cases, a shuffled walk over a region
+ *          much larger than the last-level cache for cold ones, a drawn sequence for
+ *          the size mixes.
+ *   item   one (case, impl) pair: what gets timed.
+ * Names are stable: CSV/JSON rows, filters (--case, --func, --impl), the targets
+ * table (fcb_targets.c) and Google Benchmark names ("<case>/<impl>") all use them.
+ */
+#ifndef FCB_H
+#define FCB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum fcb_func { FCB_MEMCPY, FCB_MEMMOVE, FCB_MEMSET, FCB_NFUNCS };
+
+enum fcb_kind {
+    FCB_K_COPY,       /* void *(*)(void *, const void *, size_t) */
+    FCB_K_SET,        /* void *(*)(void *, int, size_t), called with c = 0 */
+    FCB_K_COPY_USER,  /* size_t (*)(void *, const void *, size_t) */
+    FCB_K_CLEAR_USER, /* size_t (*)(void *, size_t) */
+};
+
+enum fcb_impl_flags {
+    FCB_I_LIBC = 1,     /* the baseline */
+    FCB_I_AUTO = 2,     /* fc_memcpy/fc_memmove/fc_memset */
+    FCB_I_VARIANT = 4,  /* one entry of fc_variants() */
+    FCB_I_USER = 8,     /* fc_copy_user / fc_clear_user */
+    FCB_I_EMPTY = 16,   /* the empty-call floor */
+};
+
+struct fcb_impl {
+    char name[24];
+    int func;           /* enum fcb_func */
+    int kind;           /* enum fcb_kind */
+    int flags;          /* enum fcb_impl_flags */
+    void (*fn)(void);
+};
+
+struct fcb_op {
+    uint32_t doff, soff, n;
+};
+
+struct fcb_case {
+    char name[64];
+    int func;
+    const char *group;
+    const char *key;    /* points into name: the part after "<func>/<group>/" */
+    size_t size;        /* bytes per call (the mean for the size mixes) */
+    long param;         /* distance for dist/overlap, else 0 */
+    int cold;           /* no warm-up before a sample */
+    int user;           /* user-copy group: only libc, auto and the user impls */
+    int fault;          /* every call faults: only the user impls */
+    int mix;            /* size mix: the empty impl joins */
+    unsigned char *sbase, *dbase;
+    struct fcb_op *ops;
+    size_t nops, cursor;
+};
+
+struct fcb_item {
+    int c, i;           /* case and impl indices */
+    uint64_t iters;     /* calls per sample, from calibration */
+    double *ns;         /* ns per call, one per round */
+    int nsamples;
+};
+
+struct fcb_config {
+    int quick;
+    int rounds;                 /* 0 = default for the mode */
+    double sample_us;           /* target time of one sample; 0 = default */
+    const char *funcs;          /* comma list filter, NULL = all */
+    const char *groups;         /* comma list of groups, NULL = all */
+    const char *cases;          /* comma list of fnmatch patterns on case names */
+    const char *impls;          /* comma list of impl names */
+    size_t max_size;            /* 0 = default (256 MiB, --quick 1 MiB) */
+    size_t l1, l2, l3;          /* 0 = detect */
+    int cpu;                    /* -1 = the CPU we start on */
+    uint64_t seed;
+    int verbose;
+    int progress;               /* 1 = lines on stderr, -1 = never */
+    const char *dist_dir;       /* load the size mixes from here instead */
+    size_t mix_align;           /* size-mix offsets are multiples of this (default 1) */
+    int libc_twice;             /* self-test: add "libc2", the libc functions again */
+};
+
+struct fcb_cache {
+    size_t l1, l2, l3;
+    const char *src_l1, *src_l2, *src_l3;  /* "sysfs", "sysconf", "default", "flag" */
+};
+
+struct fcb_state {
+    struct fcb_config cfg;
+    struct fcb_cache cache;
+    struct fcb_impl *impls;
+    int nimpls;
+    struct fcb_case *cases;
+    int ncases;
+    struct fcb_item *items;
+    int nitems;
+    int cpu;                    /* pinned CPU, -1 when pinning failed */
+    const char *libc_how;       /* how the libc functions were found */
+};
+
+/* Option parsing shared by both front ends.  Returns the number of argv entries
+ * consumed at argv[*k] (0 = not ours, -1 = error, message printed). */
+void fcb_config_default(struct fcb_config *c);
+int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k);
+void fcb_config_usage(void);
+
+/* Builds impls, cases and items from the config; pins the CPU.  0 on success. */
+int fcb_setup(struct fcb_state *st);
+void fcb_teardown(struct fcb_state *st);
+/* Drops items for which keep(item) returns 0. */
+void fcb_filter_items(struct fcb_state *st, int (*keep)(const struct fcb_state *, int));
+
+/* Runs `iters` calls of item `it`, returns elapsed ns (CLOCK_MONOTONIC). */
+double fcb_run(struct fcb_state *st, struct fcb_item *it, uint64_t iters);
+/* Untimed warm-up for hot cases (no-op for cold ones). */
+void fcb_warm(struct fcb_state *st, struct fcb_item *it);
+/* Picks iters so that one sample takes about target_ns. */
+void fcb_calibrate(struct fcb_state *st, struct fcb_item *it, double target_ns);
+double fcb_now_ns(void);
+
+const char *fcb_func_name(int f);
+const char *fcb_arch(void);
+
+/* Embedded size distributions (bench/distributions/NAME.csv, byte for byte). */
+struct fcb_dist {
+    const char *name;   /* file name without .csv, e.g. "MemcpyGoogleA" */
+    const char *text;
+    size_t len;
+};
+extern const struct fcb_dist fcb_dists[];
+extern const size_t fcb_ndists;
+
+/* ---- statistics (fcb_stats.c) ---------------------------------------------------- */
+struct fcb_summary {
+    int n;
+    double median, q1, q3, min, max, mean, sd;
+};
+void fcb_summarize(const double *x, int n, struct fcb_summary *s);
+/* Two-sided Student t quantile t_{df, 1-alpha/2} for alpha = 0.05. */
+double fcb_t975(int df);
+/* ministat's comparison: difference of means (a - b), pooled-variance Student t,
+ * 95% interval [lo, hi].  Returns 1 when the interval excludes zero ("difference
+ * proven"), 0 when it contains zero ("no difference proven"), -1 when n < 2. */
+int fcb_compare(const double *a, int na, const double *b, int nb, double *diff,
+                double *lo, double *hi);
+
+/* ---- pass/fail targets (fcb_targets.c; `fcbench --targets`) ------------------------ *
+ * One row per speed target: which cases (shell pattern on the case name, optionally
+ * a size range), which impl against which baseline impl, and the bound.  `fcbench
+ * --targets` runs only the cases the table needs and prints one PASS/FAIL line per
+ * row; a later issue adds its rows here. */
+enum fcb_target_kind {
+    FCB_T_DIFF_NS,      /* median(impl) - median(base) <= limit ns, in every case */
+    FCB_T_RATIO,        /* median(impl) / median(base) <= limit, in every case */
+    FCB_T_GEO_RATIO,    /* geometric mean over the cases of that ratio <= limit */
+    FCB_T_ABS_NS,       /* median(impl) <= limit ns, in every case */
+};
+struct fcb_target {
+    const char *id;         /* short, stable: "usercopy-small" */
+    const char *issue;      /* where the target comes from */
+    const char *cases;      /* comma list of shell patterns on case names */
+    size_t min_size, max_size;  /* only cases with min <= size <= max (0 = no max) */
+    const char *impl, *base;    /* impl names; base "libc", "auto", ... */
+    int kind;
+    double limit;
+    const char *what;       /* one line for humans */
+};
+extern const struct fcb_target fcb_targets[];
+extern const size_t fcb_ntargets;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1031 @@
+/* fcb_cases.c - the implementations, the cases and the timing loops; shared by
+ * fcbench (C) and fcbench-gbench (Google Benchmark).  See fcb.h for the names.
+ *
+ * Memory: two arenas, S (sources) and D (destinations), mapped once and filled so
+ * every page is real.  Hot cases reuse the same bytes every call; cold cases walk a
+ * shuffled list of page-aligned slots spread over a region of 4x the last-level
+ * cache in each arena (2x for --quick), so every call misses.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include "fastcopy.h"
+#include "fcb.h"
+
+typedef void *(*copy_fn)(void *, const void *, size_t);
+typedef void *(*set_fn)(void *, int, size_t);
+typedef size_t (*copy_user_fn)(void *, const void *, size_t);
+typedef size_t (*clear_user_fn)(void *, size_t);
+
+/* fcb_empty.c: the call-overhead floor, in its own file so it is never inlined. */
+void *fcb_empty_copy(void *d, const void *s, size_t n);
+void *fcb_empty_set(void *d, int c, size_t n);
+
+#define KiB ((size_t)1024)
+#define MiB (1024 * KiB)
+
+const char *fcb_func_name(int f)
+{
+    return f == FCB_MEMCPY ? "memcpy" : f == FCB_MEMMOVE ? "memmove" : "memset";
+}
+
+const char *fcb_arch(void)
+{
+#if defined(__x86_64__)
+    return "x86_64";
+#elif defined(__aarch64__)
+    return "aarch64";
+#elif defined(__riscv) && __riscv_xlen == 64
+    return "riscv64";
+#else
+    return "other";
+#endif
+}
+
+double fcb_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* ---- options ------------------------------------------------------------------------ */
+
+void fcb_config_default(struct fcb_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cpu = -1;
+    c->seed = 1;
+    c->progress = 1;
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s)
+        return -1;
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; end++; break;
+    case 'm': case 'M': v <<= 20; end++; break;
+    case 'g': case 'G': v <<= 30; end++; break;
+    default: break;
+    }
+    if (*end == 'i' && end[1] == 'B')
+        end += 2;
+    else if (*end == 'B')
+        end++;
+    if (*end)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+void fcb_config_usage(void)
+{
+    fputs(
+        "case selection and measurement (both front ends):\n"
+        "  --quick             small matrix, 7 rounds: about 10-30 s (CI smoke test)\n"
+        "  --func LIST         memcpy,memmove,memset (default: all)\n"
+        "  --group LIST        sizes,misal,dist,cold,ws,overlap,mix,user (default: all)\n"
+        "  --case LIST         shell patterns on case names, e.g. 'memcpy/mix/*,*/sizes/4096'\n"
+        "  --impl LIST         auto,generic,avx2,...,empty,copy_user (libc is always kept:\n"
+        "                      it is the baseline)\n"
+        "  --max-size N        largest size per call (default 256M; --quick 1M)\n"
+        "  --rounds N          interleaved rounds (default 15; --quick 7)\n"
+        "  --sample-us N       target time of one sample in us (default 200; --quick 100)\n"
+        "  --l1 N --l2 N --l3 N  cache sizes (default: sysfs, then sysconf with a sanity\n"
+        "                      check, then 48K/1M/32M)\n"
+        "  --cpu N             pin to CPU N (default: the CPU we start on)\n"
+        "  --seed N            seed of the size-mix draws and cold walks (default 1)\n"
+        "  --mix-align N       size-mix src/dst offsets are multiples of N (default 1:\n"
+        "                      uniform over 0..4095, as LLVM's benchmark by default)\n"
+        "  --dist-dir DIR      read the size-mix .csv files from DIR instead of the copies\n"
+        "                      built into the binary\n"
+        "  --no-progress       no progress lines on stderr\n",
+        stdout);
+}
+
+int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k)
+{
+    const char *a = argv[*k];
+    const char *v = *k + 1 < argc ? argv[*k + 1] : NULL;
+    size_t sz;
+#define NEEDV                                                                      \
+    do {                                                                           \
+        if (!v) {                                                                  \
+            fprintf(stderr, "fcbench: %s needs a value\n", a);                     \
+            return -1;                                                             \
+        }                                                                          \
+    } while (0)
+#define SIZEV(field)                                                               \
+    do {                                                                           \
+        NEEDV;                                                                     \
+        if (parse_size(v, &sz)) {                                                  \
+            fprintf(stderr, "fcbench: bad size '%s' for %s\n", v, a);              \
+            return -1;                                                             \
+        }                                                                          \
+        c->field = sz;                                                             \
+        return 2;                                                                  \
+    } while (0)
+    if (!strcmp(a, "--quick")) {
+        c->quick = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--no-progress")) {
+        c->progress = -1;
+        return 1;
+    }
+    if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+        c->verbose++;
+        return 1;
+    }
+    if (!strcmp(a, "--func")) { NEEDV; c->funcs = v; return 2; }
+    if (!strcmp(a, "--group")) { NEEDV; c->groups = v; return 2; }
+    if (!strcmp(a, "--case")) { NEEDV; c->cases = v; return 2; }
+    if (!strcmp(a, "--impl")) { NEEDV; c->impls = v; return 2; }
+    if (!strcmp(a, "--dist-dir")) { NEEDV; c->dist_dir = v; return 2; }
+    if (!strcmp(a, "--max-size")) SIZEV(max_size);
+    if (!strcmp(a, "--mix-align")) SIZEV(mix_align);
+    if (!strcmp(a, "--l1")) SIZEV(l1);
+    if (!strcmp(a, "--l2")) SIZEV(l2);
+    if (!strcmp(a, "--l3")) SIZEV(l3);
+    if (!strcmp(a, "--rounds")) {
+        NEEDV;
+        c->rounds = atoi(v);
+        if (c->rounds < 2 || c->rounds > 1000) {
+            fprintf(stderr, "fcbench: --rounds must be 2..1000\n");
+            return -1;
+        }
+        return 2;
+    }
+    if (!strcmp(a, "--sample-us")) {
+        NEEDV;
+        c->sample_us = atof(v);
+        if (!(c->sample_us > 0)) {
+            fprintf(stderr, "fcbench: --sample-us must be > 0\n");
+            return -1;
+        }
+        return 2;
+    }
+    if (!strcmp(a, "--cpu")) { NEEDV; c->cpu = atoi(v); return 2; }
+    if (!strcmp(a, "--seed")) { NEEDV; c->seed = strtoull(v, NULL, 0); return 2; }
+    return 0;
+#undef NEEDV
+#undef SIZEV
+}
+
+/* Is `name` in the comma-separated list (NULL list = everything)?  With glob, the
+ * list's entries are fnmatch patterns. */
+static int in_list(const char *list, const char *name, int glob)
+{
+    if (!list)
+        return 1;
+    char buf[256];
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len < sizeof buf) {
+            memcpy(buf, p, len);
+            buf[len] = 0;
+            if (glob ? !fnmatch(buf, name, 0) : !strcmp(buf, name))
+                return 1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* ---- cache sizes --------------------------------------------------------------------- */
+
+static size_t read_sysfs_cache(int level, int data)
+{
+    size_t best = 0;
+    for (int idx = 0; idx < 8; idx++) {
+        char path[96], buf[64];
+        int lv = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fscanf(f, "%d", &lv) != 1)
+            lv = 0;
+        fclose(f);
+        if (lv != level)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
+        f = fopen(path, "r");
+        if (!f || !fgets(buf, sizeof buf, f)) {
+            if (f)
+                fclose(f);
+            continue;
+        }
+        fclose(f);
+        if (data && !strncmp(buf, "Instruction", 11))
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
+        f = fopen(path, "r");
+        if (!f || !fgets(buf, sizeof buf, f)) {
+            if (f)
+                fclose(f);
+            continue;
+        }
+        fclose(f);
+        buf[strcspn(buf, "\n")] = 0;
+        size_t v;
+        if (!parse_size(buf, &v) && v > best)
+            best = v;
+    }
+    return best;
+}
+
+static void detect_caches(const struct fcb_config *cfg, struct fcb_cache *c)
+{
+    static const size_t dflt[3] = {48 * KiB, 1 * MiB, 32 * MiB};
+    /* Sanity bounds: VMs report zeros or absurd values (this project's reference VM:
+     * CPUID, hence sysconf, claims a 508 MiB L3; the real one is 32 MiB). */
+    static const size_t lo[3] = {4 * KiB, 64 * KiB, 256 * KiB};
+    static const size_t hi[3] = {1 * MiB, 64 * MiB, 256 * MiB};
+    const size_t flag[3] = {cfg->l1, cfg->l2, cfg->l3};
+    size_t *out[3] = {&c->l1, &c->l2, &c->l3};
+    const char **src[3] = {&c->src_l1, &c->src_l2, &c->src_l3};
+    for (int l = 0; l < 3; l++) {
+        size_t v;
+        if (flag[l]) {
+            *out[l] = flag[l];
+            *src[l] = "flag";
+            continue;
+        }
+        v = read_sysfs_cache(l + 1, 1);
+        if (v >= lo[l] && v <= hi[l]) {
+            *out[l] = v;
+            *src[l] = "sysfs";
+            continue;
+        }
+        long sc = -1;
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+        sc = sysconf(l == 0 ? _SC_LEVEL1_DCACHE_SIZE
+                     : l == 1 ? _SC_LEVEL2_CACHE_SIZE
+                              : _SC_LEVEL3_CACHE_SIZE);
+#endif
+        if (sc > 0 && (size_t)sc >= lo[l] && (size_t)sc <= hi[l]) {
+            *out[l] = (size_t)sc;
+            *src[l] = "sysconf";
+            continue;
+        }
+        *out[l] = dflt[l];
+        *src[l] = "default";
+    }
+}
+
+/* ---- implementations ----------------------------------------------------------------- */
+
+static void add_impl(struct fcb_state *st, const char *name, int func, int kind, int flags,
+                     void (*fn)(void))
+{
+    if (!(flags & FCB_I_LIBC) && !in_list(st->cfg.impls, name, 0))
+        return;
+    struct fcb_impl *im = &st->impls[st->nimpls++];
+    snprintf(im->name, sizeof im->name, "%s", name);
+    im->func = func;
+    im->kind = kind;
+    im->flags = flags;
+    im->fn = fn;
+}
+
+/* The C library's own functions, through dlsym so its IFUNC choice is what runs and
+ * the compiler cannot inline or specialise them.  Static builds (no dlopen) take
+ * the address of the libc symbol through a volatile object instead. */
+static void libc_fns(struct fcb_state *st, void (**fns)(void))
+{
+    static void *(*volatile vcpy)(void *, const void *, size_t) = memcpy;
+    static void *(*volatile vmove)(void *, const void *, size_t) = memmove;
+    static void *(*volatile vset)(void *, int, size_t) = memset;
+    fns[FCB_MEMCPY] = (void (*)(void))vcpy;
+    fns[FCB_MEMMOVE] = (void (*)(void))vmove;
+    fns[FCB_MEMSET] = (void (*)(void))vset;
+    st->libc_how = "address of the libc symbol (static build)";
+#ifndef FCB_STATIC
+    static const char *const names[3] = {"memcpy", "memmove", "memset"};
+    static const char *const libs[] = {"libc.so.6", "libc.so", "libc.musl-x86_64.so.1"};
+    for (size_t l = 0; l < sizeof libs / sizeof *libs; l++) {
+        void *h = dlopen(libs[l], RTLD_LAZY | RTLD_NOLOAD);
+        if (!h)
+            continue;
+        int ok = 1;
+        void *p[3];
+        for (int f = 0; f < 3; f++)
+            ok &= (p[f] = dlsym(h, names[f])) != NULL;
+        if (ok) {
+            for (int f = 0; f < 3; f++)
+                fns[f] = (void (*)(void))p[f];
+            st->libc_how = libs[l];
+            return;
+        }
+    }
+#endif
+}
+
+static void build_impls(struct fcb_state *st)
+{
+    const struct fc_variant *v;
+    size_t nv = fc_variants(&v);
+    st->impls = calloc(nv + 16, sizeof *st->impls);
+    void (*lfn[3])(void);
+    libc_fns(st, lfn);
+    static const int kinds[3] = {FCB_K_COPY, FCB_K_COPY, FCB_K_SET};
+    for (int f = 0; f < FCB_NFUNCS; f++)
+        add_impl(st, "libc", f, kinds[f], FCB_I_LIBC, lfn[f]);
+    if (st->cfg.libc_twice)
+        for (int f = 0; f < FCB_NFUNCS; f++)
+            add_impl(st, "libc2", f, kinds[f], 0, lfn[f]);
+    add_impl(st, "auto", FCB_MEMCPY, FCB_K_COPY, FCB_I_AUTO, (void (*)(void))fc_memcpy);
+    add_impl(st, "auto", FCB_MEMMOVE, FCB_K_COPY, FCB_I_AUTO, (void (*)(void))fc_memmove);
+    add_impl(st, "auto", FCB_MEMSET, FCB_K_SET, FCB_I_AUTO, (void (*)(void))fc_memset);
+    for (size_t i = 0; i < nv; i++) {
+        if (!v[i].usable)
+            continue;
+        for (int f = 0; f < FCB_NFUNCS; f++)
+            if (!strcmp(v[i].func, fcb_func_name(f)))
+                add_impl(st, v[i].name, f, kinds[f], FCB_I_VARIANT, v[i].fn);
+    }
+#ifdef FCB_HAVE_USER_COPY
+    add_impl(st, "copy_user", FCB_MEMCPY, FCB_K_COPY_USER, FCB_I_USER,
+             (void (*)(void))fc_copy_user);
+    add_impl(st, "clear_user", FCB_MEMSET, FCB_K_CLEAR_USER, FCB_I_USER,
+             (void (*)(void))fc_clear_user);
+#endif
+    add_impl(st, "empty", FCB_MEMCPY, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
+    add_impl(st, "empty", FCB_MEMMOVE, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
+    add_impl(st, "empty", FCB_MEMSET, FCB_K_SET, FCB_I_EMPTY, (void (*)(void))fcb_empty_set);
+}
+
+/* ---- random numbers (splitmix64: same draws on every platform) ----------------------- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t rng_below(uint64_t *s, uint64_t n)
+{
+    return n ? rng_next(s) % n : 0;
+}
+
+static void shuffle_u32(uint32_t *a, size_t n, uint64_t *s)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = rng_below(s, i);
+        uint32_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* ---- cases ---------------------------------------------------------------------------- */
+
+struct builder {
+    struct fcb_state *st;
+    int cap;
+    unsigned char *S, *D;       /* arenas */
+    size_t arena;               /* bytes in each */
+    size_t cold_region;
+    size_t max_size;
+    uint64_t rng;
+    unsigned char *fault_page;  /* two pages, the second PROT_NONE */
+};
+
+static int func_on(const struct builder *b, int f)
+{
+    return in_list(b->st->cfg.funcs, fcb_func_name(f), 0);
+}
+
+static int group_on(const struct builder *b, const char *g)
+{
+    return in_list(b->st->cfg.groups, g, 0);
+}
+
+/* Adds a case (unless filtered out) with room for nops operations; NULL if skipped. */
+static struct fcb_case *new_case(struct builder *b, int f, const char *group, size_t size,
+                                 size_t nops, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static struct fcb_case *new_case(struct builder *b, int f, const char *group, size_t size,
+                                 size_t nops, const char *fmt, ...)
+{
+    char key[40];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(key, sizeof key, fmt, ap);
+    va_end(ap);
+    if (!func_on(b, f) || !group_on(b, group) || size > b->max_size)
+        return NULL;
+    struct fcb_state *st = b->st;
+    struct fcb_case c;
+    memset(&c, 0, sizeof c);
+    int pre = snprintf(c.name, sizeof c.name, "%s/%s/", fcb_func_name(f), group);
+    snprintf(c.name + pre, sizeof c.name - pre, "%s", key);
+    if (!in_list(st->cfg.cases, c.name, 1))
+        return NULL;
+    if (st->ncases == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        st->cases = realloc(st->cases, b->cap * sizeof *st->cases);
+    }
+    c.func = f;
+    c.group = group;
+    c.size = size;
+    c.sbase = b->S;
+    c.dbase = b->D;
+    c.nops = nops;
+    c.ops = calloc(nops, sizeof *c.ops);
+    struct fcb_case *p = &st->cases[st->ncases++];
+    *p = c;
+    return p;
+}
+
+static const size_t quick_small[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64};
+
+/* Sizes: 0..64 every size, then 96, 128, 192, 256, ... (powers of two and the
+ * midpoints between them) up to the limit.  --quick: a subset up to 1 MiB. */
+static size_t size_list(const struct builder *b, size_t *out, size_t limit)
+{
+    size_t n = 0;
+    if (b->st->cfg.quick) {
+        for (size_t i = 0; i < sizeof quick_small / sizeof *quick_small; i++)
+            out[n++] = quick_small[i];
+        for (size_t s = 96; s <= limit; s = s == 96 ? 128 : s * 2)
+            out[n++] = s;
+        return n;
+    }
+    for (size_t s = 0; s <= 64 && s <= limit; s++)
+        out[n++] = s;
+    for (size_t p = 128; p / 2 * 3 / 2 <= limit && p <= ((size_t)1 << 40); p *= 2) {
+        if (p / 4 * 3 <= limit)
+            out[n++] = p / 4 * 3;
+        if (p <= limit)
+            out[n++] = p;
+    }
+    return n;
+}
+
+static void fill_one(struct fcb_case *c, uint32_t doff, uint32_t soff, size_t n)
+{
+    c->ops[0].doff = doff;
+    c->ops[0].soff = soff;
+    c->ops[0].n = (uint32_t)n;
+}
+
+static void cases_sizes(struct builder *b)
+{
+    size_t sizes[256], n = size_list(b, sizes, b->max_size);
+    for (size_t i = 0; i < n; i++)
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            struct fcb_case *c = new_case(b, f, "sizes", sizes[i], 1, "%zu", sizes[i]);
+            if (c)
+                fill_one(c, 0, 0, sizes[i]);
+        }
+    /* Misaligned: src + 1, dst + 3 (memset: dst + 3); up to 4 MiB. */
+    n = size_list(b, sizes, b->max_size < 4 * MiB ? b->max_size : 4 * MiB);
+    for (size_t i = 0; i < n; i++) {
+        if (!sizes[i])
+            continue;
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            struct fcb_case *c = new_case(b, f, "misal", sizes[i], 1, "%zu", sizes[i]);
+            if (c)
+                fill_one(c, 3, 1, sizes[i]);
+        }
+    }
+}
+
+/* dst - src distance sweep at 4096 bytes per call.  memmove: dst = src + d, truly
+ * overlapping when d < 4096 (rep movsb's short-distance cliff), and 4096 +- k.
+ * memcpy (no overlap allowed): dst = src + 64 KiB + d, the same distance modulo the
+ * page (4K aliasing, and glibc bug 30994's "dst a few bytes after src mod 4096"). */
+static void cases_dist(struct builder *b)
+{
+    static const long quick_d[] = {1, 2, 3, 8, 16, 32, 63, 64, 4095, 4096, 4097};
+    static const long ks[] = {1, 2, 4, 8, 16, 32, 64};
+    long ds[128];
+    size_t nd = 0;
+    if (b->st->cfg.quick) {
+        for (size_t i = 0; i < sizeof quick_d / sizeof *quick_d; i++)
+            ds[nd++] = quick_d[i];
+    } else {
+        for (long d = 1; d <= 64; d++)
+            ds[nd++] = d;
+        for (int i = 6; i >= 0; i--)
+            ds[nd++] = 4096 - ks[i];
+        ds[nd++] = 4096;
+        for (int i = 0; i < 7; i++)
+            ds[nd++] = 4096 + ks[i];
+    }
+    const size_t n = 4096;
+    for (size_t i = 0; i < nd; i++) {
+        struct fcb_case *c = new_case(b, FCB_MEMMOVE, "dist", n, 1, "d=%ld", ds[i]);
+        if (c) {
+            c->dbase = b->S;
+            c->param = ds[i];
+            fill_one(c, (uint32_t)(8192 + ds[i]), 8192, n);
+        }
+        c = new_case(b, FCB_MEMCPY, "dist", n, 1, "d=%ld", ds[i]);
+        if (c) {
+            c->dbase = b->S;
+            c->param = ds[i];
+            fill_one(c, (uint32_t)(8192 + 64 * KiB + ds[i]), 8192, n);
+        }
+    }
+}
+
+/* Cold: each call takes the next of a shuffled list of page-aligned slots in a
+ * region far larger than the LLC (independent shuffles for src and dst). */
+static void cases_cold(struct builder *b)
+{
+    static const size_t full[] = {16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576,
+                                  4194304};
+    static const size_t quick[] = {64, 1024, 65536};
+    const size_t *sz = b->st->cfg.quick ? quick : full;
+    size_t nsz = b->st->cfg.quick ? 3 : sizeof full / sizeof *full;
+    for (size_t i = 0; i < nsz; i++)
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            size_t slot = (sz[i] + 4095) & ~(size_t)4095;
+            size_t nslots = b->cold_region / slot;
+            if (nslots > 65536)
+                nslots = 65536;
+            struct fcb_case *c = new_case(b, f, "cold", sz[i], nslots, "%zu", sz[i]);
+            if (!c)
+                continue;
+            c->cold = 1;
+            uint32_t *ps = malloc(nslots * sizeof *ps), *pd = malloc(nslots * sizeof *pd);
+            for (size_t k = 0; k < nslots; k++)
+                ps[k] = pd[k] = (uint32_t)k;
+            shuffle_u32(ps, nslots, &b->rng);
+            shuffle_u32(pd, nslots, &b->rng);
+            for (size_t k = 0; k < nslots; k++) {
+                c->ops[k].soff = (uint32_t)(ps[k] * slot);
+                c->ops[k].doff = (uint32_t)(pd[k] * slot);
+                c->ops[k].n = (uint32_t)sz[i];
+            }
+            free(ps);
+            free(pd);
+        }
+}
+
+/* Working sets from the cache sizes: a copy moves ws/4 bytes (source + destination
+ * = half the level: it stays resident), memset ws/2.  DRAM: 4x L3 in all. */
+static void cases_ws(struct builder *b)
+{
+    const struct fcb_cache *k = &b->st->cache;
+    const char *names[4] = {"L1", "L2", "L3", "DRAM"};
+    size_t ws[4] = {k->l1, k->l2, k->l3, 0};
+    for (int l = 0; l < 4; l++)
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            size_t n = l == 3 ? (f == FCB_MEMSET ? 4 : 2) * k->l3
+                              : (f == FCB_MEMSET ? ws[l] / 2 : ws[l] / 4);
+            struct fcb_case *c = new_case(b, f, "ws", n, 1, "%s", names[l]);
+            if (c) {
+                c->cold = l == 3;
+                fill_one(c, 0, 0, n);
+            }
+        }
+}
+
+/* Overlapping memmove, half the size apart: fwd = dst below src (copied forwards),
+ * bwd = dst above src (copied backwards). */
+static void cases_overlap(struct builder *b)
+{
+    static const size_t full[] = {16, 64, 256, 1024, 4096, 65536, 1048576};
+    static const size_t quick[] = {64, 4096, 65536};
+    const size_t *sz = b->st->cfg.quick ? quick : full;
+    size_t nsz = b->st->cfg.quick ? 3 : sizeof full / sizeof *full;
+    for (size_t i = 0; i < nsz; i++)
+        for (int bwd = 0; bwd < 2; bwd++) {
+            size_t n = sz[i], d = n / 2;
+            struct fcb_case *c =
+                new_case(b, FCB_MEMMOVE, "overlap", n, 1, "%s/%zu", bwd ? "bwd" : "fwd", n);
+            if (!c)
+                continue;
+            c->dbase = b->S;
+            c->param = bwd ? (long)d : -(long)d;
+            uint32_t base = 64 * KiB;
+            if (bwd)
+                fill_one(c, (uint32_t)(base + d), base, n);
+            else
+                fill_one(c, base, (uint32_t)(base + d), n);
+        }
+}
+
+/* The fleet size mixes: sizes drawn with the file's weights, source and destination
+ * offsets uniform in 0..4095, a fixed seed; the same sequence for every impl. */
+#define MIX_OPS 8192
+
+static double *parse_weights(const char *text, size_t len, size_t *count)
+{
+    size_t cap = 4200, n = 0;
+    double *w = calloc(cap, sizeof *w);
+    const char *p = text, *end = text + len;
+    char num[64];
+    while (p < end && n < cap) {
+        size_t l = 0;
+        while (p < end && *p != ',' && l + 1 < sizeof num)
+            num[l++] = *p++;
+        num[l] = 0;
+        w[n++] = strtod(num, NULL);
+        if (p < end)
+            p++;
+    }
+    *count = n;
+    return w;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t r;
+    while ((r = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static void cases_mix(struct builder *b)
+{
+    int quick = b->st->cfg.quick;
+    size_t align = b->st->cfg.mix_align;
+    if (align < 1 || align > 4096)
+        align = 1;
+    for (size_t di = 0; di < fcb_ndists; di++) {
+        const struct fcb_dist *d = &fcb_dists[di];
+        int fs[3], nf = 0;
+        if (!strncmp(d->name, "Memcpy", 6)) {
+            if (quick && strcmp(d->name, "MemcpyGoogleA") && strcmp(d->name, "MemcpyGoogleM"))
+                continue;
+            fs[nf++] = FCB_MEMCPY;
+            if (!quick)
+                fs[nf++] = FCB_MEMMOVE;
+        } else if (!strncmp(d->name, "Memmove", 7)) {
+            if (quick && strcmp(d->name, "MemmoveGoogleA"))
+                continue;
+            fs[nf++] = FCB_MEMMOVE;
+        } else if (!strncmp(d->name, "Memset", 6)) {
+            if (quick && strcmp(d->name, "MemsetGoogleA") && strcmp(d->name, "MemsetGoogleB"))
+                continue;
+            fs[nf++] = FCB_MEMSET;
+        } else {
+            if (quick)
+                continue;
+            fs[nf++] = FCB_MEMCPY;
+            fs[nf++] = FCB_MEMMOVE;
+            fs[nf++] = FCB_MEMSET;
+        }
+        const char *text = d->text;
+        size_t len = d->len;
+        char *owned = NULL;
+        if (b->st->cfg.dist_dir) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.csv", b->st->cfg.dist_dir, d->name);
+            owned = read_file(path, &len);
+            if (!owned) {
+                fprintf(stderr, "fcbench: cannot read %s; using the built-in copy\n", path);
+                len = d->len;
+            } else {
+                text = owned;
+            }
+        }
+        size_t nw;
+        double *w = parse_weights(text, len, &nw);
+        free(owned);
+        double *cum = malloc((nw + 1) * sizeof *cum);
+        cum[0] = 0;
+        for (size_t i = 0; i < nw; i++)
+            cum[i + 1] = cum[i] + (w[i] > 0 ? w[i] : 0);
+        for (int k = 0; k < nf; k++) {
+            /* Same draws for memcpy and memmove of one file. */
+            uint64_t rng = b->st->cfg.seed ^ (0x51ed270b27e3ull * (di + 1));
+            struct fcb_case *c = new_case(b, fs[k], "mix", 0, MIX_OPS, "%s", d->name);
+            if (!c)
+                continue;
+            c->mix = 1;
+            double total = 0;
+            for (size_t i = 0; i < MIX_OPS; i++) {
+                double u = (rng_next(&rng) >> 11) * (1.0 / 9007199254740992.0) * cum[nw];
+                size_t lo = 0, hi = nw; /* smallest i with cum[i+1] > u */
+                while (lo < hi) {
+                    size_t mid = (lo + hi) / 2;
+                    if (cum[mid + 1] > u)
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                if (lo >= nw)
+                    lo = nw - 1;
+                c->ops[i].n = (uint32_t)lo;
+                c->ops[i].soff = (uint32_t)(rng_below(&rng, 4096 / align) * align);
+                c->ops[i].doff = (uint32_t)(rng_below(&rng, 4096 / align) * align);
+                total += (double)lo;
+            }
+            c->size = (size_t)(total / MIX_OPS + 0.5);
+        }
+        free(w);
+        free(cum);
+    }
+}
+
+/* fc_copy_user/fc_clear_user against fc_memcpy/fc_memset (issue 3's contract), and
+ * one caught fault per call: 8 KiB from a buffer whose second page is PROT_NONE. */
+static void cases_user(struct builder *b)
+{
+#ifdef FCB_HAVE_USER_COPY
+    static const size_t full[] = {0, 1, 8, 16, 32, 64, 128, 256, 4096, 65536, 262144,
+                                  1048576};
+    static const size_t quick[] = {0, 16, 256, 65536};
+    const size_t *sz = b->st->cfg.quick ? quick : full;
+    size_t nsz = b->st->cfg.quick ? 4 : sizeof full / sizeof *full;
+    for (size_t i = 0; i < nsz; i++) {
+        struct fcb_case *c = new_case(b, FCB_MEMCPY, "user", sz[i], 1, "%zu", sz[i]);
+        if (c) {
+            c->user = 1;
+            fill_one(c, 0, 0, sz[i]);
+        }
+        c = new_case(b, FCB_MEMSET, "user", sz[i], 1, "%zu", sz[i]);
+        if (c) {
+            c->user = 1;
+            fill_one(c, 0, 0, sz[i]);
+        }
+    }
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!b->fault_page) {
+        void *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                       -1, 0);
+        if (m == MAP_FAILED)
+            return;
+        memset(m, 0x5a, pg);
+        mprotect((char *)m + pg, pg, PROT_NONE);
+        b->fault_page = m;
+    }
+    struct fcb_case *c = new_case(b, FCB_MEMCPY, "user", 2 * pg, 1, "fault");
+    if (c) {
+        c->user = c->fault = 1;
+        c->sbase = b->fault_page;
+        fill_one(c, 0, 0, 2 * pg);
+    }
+    c = new_case(b, FCB_MEMSET, "user", 2 * pg, 1, "fault");
+    if (c) {
+        c->user = c->fault = 1;
+        c->dbase = b->fault_page;
+        fill_one(c, 0, 0, 2 * pg);
+    }
+#else
+    (void)b;
+#endif
+}
+
+static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
+{
+    if (im->func != c->func)
+        return 0;
+    if (c->fault)
+        return im->flags & FCB_I_USER;
+    if (im->flags & FCB_I_USER)
+        return c->user;
+    if (c->user)
+        return im->flags & (FCB_I_LIBC | FCB_I_AUTO);
+    if (im->flags & FCB_I_EMPTY)
+        return c->mix;
+    return 1;
+}
+
+static void *map_arena(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_NOHUGEPAGE
+    /* Plain 4K pages: the same for every impl, and no THP collapse in mid-run. */
+    (void)madvise(p, n, MADV_NOHUGEPAGE);
+#endif
+    /* Touch every page (non-zero: no shared zero page behind reads). */
+    for (size_t i = 0; i < n; i += 4096)
+        ((volatile unsigned char *)p)[i] = (unsigned char)(i >> 12) | 1;
+    return p;
+}
+
+static int pin_cpu(struct fcb_state *st)
+{
+    int cpu = st->cfg.cpu >= 0 ? st->cfg.cpu : sched_getcpu();
+    if (cpu < 0)
+        return -1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set)) {
+        fprintf(stderr, "fcbench: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+        return -1;
+    }
+    return cpu;
+}
+
+static int case_order(const void *a, const void *b)
+{
+    const struct fcb_case *x = a, *y = b;
+    if (x->func != y->func)
+        return x->func - y->func;
+    return x->cursor < y->cursor ? -1 : x->cursor > y->cursor;
+}
+
+int fcb_setup(struct fcb_state *st)
+{
+    struct fcb_config *cfg = &st->cfg;
+    detect_caches(cfg, &st->cache);
+    st->cpu = pin_cpu(st);
+    if (!cfg->rounds)
+        cfg->rounds = cfg->quick ? 7 : 15;
+    if (!(cfg->sample_us > 0))
+        cfg->sample_us = cfg->quick ? 100 : 200;
+    build_impls(st);
+
+    struct builder b;
+    memset(&b, 0, sizeof b);
+    b.st = st;
+    b.rng = cfg->seed;
+    b.max_size = cfg->max_size ? cfg->max_size : cfg->quick ? 1 * MiB : 256 * MiB;
+    b.cold_region = (cfg->quick ? 2 : 4) * st->cache.l3;
+    /* What the arenas must hold: the largest hot size (+ offsets), the cold region,
+     * the working sets, the distance/overlap layouts. */
+    size_t need = 256 * KiB;
+    if (b.max_size + 8 * KiB > need)
+        need = b.max_size + 8 * KiB;
+    if (group_on(&b, "cold") && b.cold_region + 8 * KiB > need)
+        need = b.cold_region + 8 * KiB;
+    if (group_on(&b, "ws") && 4 * st->cache.l3 <= b.max_size && 4 * st->cache.l3 > need)
+        need = 4 * st->cache.l3 + 8 * KiB;
+    if (need < 256 * KiB)
+        need = 256 * KiB;
+    need = (need + 2 * MiB - 1) & ~(2 * MiB - 1);
+    if (need > 0xffffffffu) {
+        fprintf(stderr, "fcbench: sizes above 4 GiB are not supported\n");
+        return -1;
+    }
+    b.arena = need;
+    b.S = map_arena(need);
+    b.D = map_arena(need);
+    if (!b.S || !b.D) {
+        fprintf(stderr, "fcbench: cannot map 2 x %zu MiB\n", need >> 20);
+        return -1;
+    }
+    cases_sizes(&b);
+    cases_dist(&b);
+    cases_cold(&b);
+    cases_ws(&b);
+    cases_overlap(&b);
+    cases_mix(&b);
+    cases_user(&b);
+
+    /* Table order: by function, then as built (group by group); the keys point
+     * into the names, so set them after the last move. */
+    for (int c = 0; c < st->ncases; c++)
+        st->cases[c].cursor = (size_t)c;
+    qsort(st->cases, (size_t)st->ncases, sizeof *st->cases, case_order);
+    for (int c = 0; c < st->ncases; c++) {
+        struct fcb_case *cs = &st->cases[c];
+        cs->cursor = 0;
+        cs->key = cs->name + strlen(fcb_func_name(cs->func)) + 1 + strlen(cs->group) + 1;
+    }
+    st->items = calloc((size_t)st->ncases * st->nimpls + 1, sizeof *st->items);
+    for (int c = 0; c < st->ncases; c++)
+        for (int i = 0; i < st->nimpls; i++)
+            if (impl_fits(&st->cases[c], &st->impls[i])) {
+                struct fcb_item *it = &st->items[st->nitems++];
+                it->c = c;
+                it->i = i;
+                it->ns = calloc((size_t)cfg->rounds, sizeof *it->ns);
+            }
+    return 0;
+}
+
+void fcb_filter_items(struct fcb_state *st, int (*keep)(const struct fcb_state *, int))
+{
+    int k = 0;
+    for (int j = 0; j < st->nitems; j++)
+        if (keep(st, j))
+            st->items[k++] = st->items[j];
+        else
+            free(st->items[j].ns);
+    st->nitems = k;
+}
+
+void fcb_teardown(struct fcb_state *st)
+{
+    for (int j = 0; j < st->nitems; j++)
+        free(st->items[j].ns);
+    for (int c = 0; c < st->ncases; c++)
+        free(st->cases[c].ops);
+    free(st->items);
+    free(st->cases);
+    free(st->impls);
+}
+
+/* ---- timing ----------------------------------------------------------------------------- */
+
+/* The loops: one per signature; the function pointer comes from the impl table, so
+ * no call can be inlined or specialised for a constant size. */
+double fcb_run(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
+{
+    struct fcb_case *c = &st->cases[it->c];
+    const struct fcb_impl *im = &st->impls[it->i];
+    const struct fcb_op *ops = c->ops;
+    size_t j = c->cursor, nops = c->nops;
+    unsigned char *s = c->sbase, *d = c->dbase;
+    double t0 = fcb_now_ns();
+    switch (im->kind) {
+    case FCB_K_COPY: {
+        copy_fn fn = (copy_fn)im->fn;
+        for (uint64_t k = 0; k < iters; k++) {
+            fn(d + ops[j].doff, s + ops[j].soff, ops[j].n);
+            if (++j == nops)
+                j = 0;
+        }
+        break;
+    }
+    case FCB_K_SET: {
+        set_fn fn = (set_fn)im->fn;
+        for (uint64_t k = 0; k < iters; k++) {
+            fn(d + ops[j].doff, 0, ops[j].n);
+            if (++j == nops)
+                j = 0;
+        }
+        break;
+    }
+    case FCB_K_COPY_USER: {
+        copy_user_fn fn = (copy_user_fn)im->fn;
+        for (uint64_t k = 0; k < iters; k++) {
+            fn(d + ops[j].doff, s + ops[j].soff, ops[j].n);
+            if (++j == nops)
+                j = 0;
+        }
+        break;
+    }
+    case FCB_K_CLEAR_USER: {
+        clear_user_fn fn = (clear_user_fn)im->fn;
+        for (uint64_t k = 0; k < iters; k++) {
+            fn(d + ops[j].doff, ops[j].n);
+            if (++j == nops)
+                j = 0;
+        }
+        break;
+    }
+    }
+    double t1 = fcb_now_ns();
+    c->cursor = j;
+    return t1 - t0;
+}
+
+void fcb_warm(struct fcb_state *st, struct fcb_item *it)
+{
+    struct fcb_case *c = &st->cases[it->c];
+    if (c->cold || c->size > st->cache.l3 / 2)
+        return;
+    fcb_run(st, it, c->nops > 1 ? c->nops : c->size > 64 * KiB ? 2 : 16);
+}
+
+void fcb_calibrate(struct fcb_state *st, struct fcb_item *it, double target_ns)
+{
+    uint64_t n = 1;
+    struct fcb_case *c = &st->cases[it->c];
+    fcb_warm(st, it);
+    for (;;) {
+        double t = fcb_run(st, it, n);
+        if (t >= target_ns / 8 || n >= ((uint64_t)1 << 40)) {
+            double want = t > 0 ? n * target_ns / t : n * 8.0;
+            n = want < 1 ? 1 : (uint64_t)want;
+            break;
+        }
+        n *= 8;
+    }
+    /* Whole passes over a size mix, so every sample sees the same sequence. */
+    if (c->nops > 1 && !c->cold && n > c->nops)
+        n = (n + c->nops / 2) / c->nops * c->nops;
+    it->iters = n;
+}

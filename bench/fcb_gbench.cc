@@ -1,0 +1,72 @@
+// fcb_gbench.cc - Google Benchmark front end: registers fcbench's cases (fcb.h) as
+// benchmarks named "<case>/<impl>" (e.g. "memcpy/mix/MemcpyGoogleA/libc"), one call
+// of the case's operation sequence per iteration.  Its JSON output works with
+// Google Benchmark's tools/compare.py, e.g. to compare two implementations:
+//   compare.py filters out.json 'memcpy/sizes/.*/libc$' 'memcpy/sizes/.*/auto$'
+// fcbench's own selection options come first (--quick, --func, --group, --case,
+// --impl, --max-size, --l1/--l2/--l3, --cpu, --seed); the rest go to Google
+// Benchmark (--benchmark_format=json, --benchmark_out=FILE, ...).
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "fcb.h"
+
+static fcb_state st;
+
+static void run_item(benchmark::State &state, int j)
+{
+    fcb_item *it = &st.items[j];
+    const fcb_case *c = &st.cases[it->c];
+    fcb_warm(&st, it);
+    for (auto _ : state)
+        fcb_run(&st, it, 1);
+    state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                            static_cast<int64_t>(c->size));
+    state.counters["size"] = static_cast<double>(c->size);
+}
+
+int main(int argc, char **argv)
+{
+    fcb_config_default(&st.cfg);
+    st.cfg.progress = -1;
+    std::vector<char *> rest;
+    rest.push_back(argv[0]);
+    for (int k = 1; k < argc; k++) {
+        int used = fcb_config_arg(&st.cfg, argc, argv, &k);
+        if (used < 0)
+            return 2;
+        if (used > 0) {
+            k += used - 1;
+            continue;
+        }
+        if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h")) {
+            std::puts("usage: fcbench-gbench [fcbench case options] [Google Benchmark options]");
+            fcb_config_usage();
+            std::puts("then any --benchmark_* option (see --help of Google Benchmark).");
+        }
+        rest.push_back(argv[k]);
+    }
+    int rargc = static_cast<int>(rest.size());
+    rest.push_back(nullptr);
+    if (fcb_setup(&st))
+        return 1;
+    for (int j = 0; j < st.nitems; j++) {
+        std::string name = std::string(st.cases[st.items[j].c].name) + "/" +
+                           st.impls[st.items[j].i].name;
+        auto *b = benchmark::RegisterBenchmark(name.c_str(), run_item, j);
+        if (st.cfg.quick)
+            b->MinTime(0.002);
+    }
+    benchmark::AddCustomContext("fastcopy_arch", fcb_arch());
+    benchmark::Initialize(&rargc, rest.data());
+    if (benchmark::ReportUnrecognizedArguments(rargc, rest.data()))
+        return 2;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    fcb_teardown(&st);
+    return 0;
+}

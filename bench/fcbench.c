@@ -1,0 +1,709 @@
+/* fcbench - is libfastcopy faster than the C library here, and by how much?
+ *
+ * One process, pinned to one CPU.  Every (case, impl) item is calibrated once so a
+ * sample takes about --sample-us, then timed once per round; the rounds are
+ * interleaved and the order of the items is shuffled afresh every round, so no
+ * implementation always follows the same (cache-flushing) neighbour and slow drift
+ * of the machine hits every implementation alike.  Per item: median and quartiles
+ * of the rounds; against the system C library's function on the same case: the
+ * ratio of medians and ministat's 95% Student t interval of the difference of the
+ * means ("no difference proven" when it contains zero).
+ *
+ * Output: a table on stdout, --csv FILE, --json FILE; --targets prints one
+ * PASS/FAIL line per row of fcb_targets.c.  Dependencies: libc (and libdl). */
+#define _GNU_SOURCE
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <gnu/libc-version.h>
+#endif
+#include "fastcopy.h"
+#include "fcb.h"
+
+struct result {
+    struct fcb_summary s;
+    int base;               /* item index of libc on this case, -1 if none */
+    double speedup;         /* libc median / this median */
+    double diff, lo, hi;    /* this - libc, ns per call, mean and 95% CI */
+    int verdict;            /* 1 proven, 0 no difference proven, -1 n/a */
+};
+
+static struct fcb_state st;
+static struct result *res;
+
+static const char *verdict_str(const struct result *r)
+{
+    if (r->verdict < 0)
+        return "n/a";
+    if (r->verdict == 0)
+        return "no difference proven";
+    return r->diff < 0 ? "faster" : "slower";
+}
+
+/* ---- running ------------------------------------------------------------------------ */
+
+static void progress(int force, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static double last_progress;
+static void progress(int force, const char *fmt, ...)
+{
+    if (st.cfg.progress < 0)
+        return;
+    double now = fcb_now_ns();
+    if (!force && now - last_progress < 2e9)
+        return;
+    last_progress = now;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fcbench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static uint64_t shuf_state = 0x2545f4914f6cdd1dull;
+static uint64_t shuf_next(void)
+{
+    shuf_state ^= shuf_state << 13;
+    shuf_state ^= shuf_state >> 7;
+    shuf_state ^= shuf_state << 17;
+    return shuf_state;
+}
+
+static long retaken;
+
+static long involuntary_switches(void)
+{
+    struct rusage ru;
+#ifdef RUSAGE_THREAD
+    if (getrusage(RUSAGE_THREAD, &ru))
+#else
+    if (getrusage(RUSAGE_SELF, &ru))
+#endif
+        return 0;
+    return ru.ru_nivcsw;
+}
+
+static void run_all(void)
+{
+    int n = st.nitems, R = st.cfg.rounds;
+    double target = st.cfg.sample_us * 1e3;
+    double t0 = fcb_now_ns();
+    last_progress = t0;
+    for (int j = 0; j < n; j++) {
+        fcb_calibrate(&st, &st.items[j], target);
+        progress(0, "calibrating %d/%d (%s)", j + 1, n, st.cases[st.items[j].c].name);
+    }
+    /* Estimated time per round: from the calibrated counts. */
+    int *order = malloc(sizeof(int) * (n > 0 ? (size_t)n : 1u));
+    for (int j = 0; j < n; j++)
+        order[j] = j;
+    double tr = fcb_now_ns();
+    for (int r = 0; r < R; r++) {
+        for (int j = n; j > 1; j--) {
+            int k = (int)(shuf_next() % (uint64_t)j), t = order[j - 1];
+            order[j - 1] = order[k];
+            order[k] = t;
+        }
+        for (int j = 0; j < n; j++) {
+            struct fcb_item *it = &st.items[order[j]];
+            /* A sample during which the scheduler took the CPU away is taken again
+             * (up to 4 times): one preemption on a shared machine costs milliseconds
+             * and would swamp a 200 us sample. */
+            double t = 0;
+            for (int tries = 0; tries < 5; tries++) {
+                long before = involuntary_switches();
+                fcb_warm(&st, it);
+                t = fcb_run(&st, it, it->iters);
+                if (involuntary_switches() == before)
+                    break;
+                retaken++;
+            }
+            it->ns[r] = t / (double)it->iters;
+            it->nsamples = r + 1;
+            if (j % 64 == 0) {
+                double done = r + (double)(j + 1) / n, el = (fcb_now_ns() - tr) / 1e9;
+                progress(0, "round %d/%d, %.0f%% done, about %.0f s left", r + 1, R,
+                         100 * done / R, el / done * (R - done));
+            }
+        }
+    }
+    free(order);
+    progress(1, "done in %.1f s (%d items x %d rounds; %ld samples retaken after a preemption)",
+             (fcb_now_ns() - t0) / 1e9, n, R, retaken);
+}
+
+static void analyse(void)
+{
+    res = calloc(st.nitems > 0 ? (size_t)st.nitems : 1u, sizeof *res);
+    int *libc_of = malloc(sizeof(int) * (st.ncases > 0 ? (size_t)st.ncases : 1u));
+    for (int c = 0; c < st.ncases; c++)
+        libc_of[c] = -1;
+    for (int j = 0; j < st.nitems; j++)
+        if (st.impls[st.items[j].i].flags & FCB_I_LIBC)
+            libc_of[st.items[j].c] = j;
+    for (int j = 0; j < st.nitems; j++) {
+        struct fcb_item *it = &st.items[j];
+        struct result *r = &res[j];
+        fcb_summarize(it->ns, it->nsamples, &r->s);
+        r->base = libc_of[it->c];
+        r->verdict = -1;
+        r->speedup = r->diff = r->lo = r->hi = NAN;
+        if (r->base >= 0 && r->base != j) {
+            struct fcb_item *b = &st.items[r->base];
+            struct fcb_summary bs;
+            fcb_summarize(b->ns, b->nsamples, &bs);
+            r->speedup = r->s.median > 0 ? bs.median / r->s.median : NAN;
+            r->verdict = fcb_compare(it->ns, it->nsamples, b->ns, b->nsamples, &r->diff,
+                                     &r->lo, &r->hi);
+        }
+    }
+    free(libc_of);
+}
+
+/* ---- context ----------------------------------------------------------------------- */
+
+static void cpu_model(char *buf, size_t cap)
+{
+    snprintf(buf, cap, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        const char *keys[] = {"model name", "uarch", "isa", "CPU part"};
+        for (size_t k = 0; k < 4; k++)
+            if (!strncmp(line, keys[k], strlen(keys[k]))) {
+                char *c = strchr(line, ':');
+                if (!c)
+                    continue;
+                c++;
+                while (*c == ' ' || *c == '\t')
+                    c++;
+                c[strcspn(c, "\n")] = 0;
+                snprintf(buf, cap, "%s", c);
+                fclose(f);
+                return;
+            }
+    }
+    fclose(f);
+}
+
+static const char *libc_version(void)
+{
+#ifdef __GLIBC__
+    static char v[32];
+    snprintf(v, sizeof v, "glibc %s", gnu_get_libc_version());
+    return v;
+#else
+    return "unknown libc";
+#endif
+}
+
+static char when[64];
+
+static void print_context(FILE *f)
+{
+    char model[256];
+    cpu_model(model, sizeof model);
+    fprintf(f, "# fcbench (libfastcopy) %s, %s, %s, %ld CPUs online, pinned to CPU %d\n",
+            when, fcb_arch(), libc_version(), sysconf(_SC_NPROCESSORS_ONLN), st.cpu);
+    fprintf(f, "# cpu: %s\n", model);
+    fprintf(f, "# caches: L1d %zu KiB (%s), L2 %zu KiB (%s), L3 %zu KiB (%s)\n",
+            st.cache.l1 >> 10, st.cache.src_l1, st.cache.l2 >> 10, st.cache.src_l2,
+            st.cache.l3 >> 10, st.cache.src_l3);
+    fprintf(f, "# auto = fc_memcpy:%s fc_memmove:%s fc_memset:%s; libc via %s\n",
+            fc_selected("memcpy"), fc_selected("memmove"), fc_selected("memset"),
+            st.libc_how);
+    fprintf(f, "# %d rounds, ~%.0f us per sample, %d cases, %d items%s\n", st.cfg.rounds,
+            st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
+}
+
+/* ---- the table ---------------------------------------------------------------------- */
+
+static void print_table(FILE *f)
+{
+    print_context(f);
+    fprintf(f, "# cells: speedup vs libc (libc time / impl time, medians); + faster, - slower\n"
+               "# (95%% Student t on the means excludes 0), ~ no difference proven.\n"
+               "# Differences under ~5%% are noise on a shared VM whatever the test says.\n");
+    const char *prev_block = "";
+    char block[64];
+    for (int c = 0; c < st.ncases; c++) {
+        const struct fcb_case *cs = &st.cases[c];
+        snprintf(block, sizeof block, "%s/%s", fcb_func_name(cs->func), cs->group);
+        /* Impl columns for this case (in impl table order). */
+        int cols[64], nc = 0, libc = -1;
+        for (int j = 0; j < st.nitems; j++)
+            if (st.items[j].c == c) {
+                if (st.impls[st.items[j].i].flags & FCB_I_LIBC)
+                    libc = j;
+                else if (nc < 64)
+                    cols[nc++] = j;
+            }
+        if (strcmp(block, prev_block)) {
+            static char keep[64];
+            snprintf(keep, sizeof keep, "%s", block);
+            prev_block = keep;
+            fprintf(f, "\n%-28s %10s %10s", block, "size", "libc ns");
+            for (int k = 0; k < nc; k++)
+                fprintf(f, " %10s", st.impls[st.items[cols[k]].i].name);
+            if (libc >= 0 && cs->size >= 4096)
+                fprintf(f, "  (libc GB/s)");
+            fputc('\n', f);
+        }
+        fprintf(f, "%-28s %10zu", cs->key, cs->size);
+        if (libc >= 0)
+            fprintf(f, " %10.2f", res[libc].s.median);
+        else
+            fprintf(f, " %10s", "-");
+        for (int k = 0; k < nc; k++) {
+            const struct result *r = &res[cols[k]];
+            if (libc < 0 || r->verdict < 0)
+                fprintf(f, " %8.1fns", r->s.median);
+            else
+                fprintf(f, " %9.2f%c", r->speedup,
+                        r->verdict == 0 ? '~' : r->diff < 0 ? '+' : '-');
+        }
+        if (libc >= 0 && cs->size >= 4096 && res[libc].s.median > 0)
+            fprintf(f, "  (%.1f)", cs->size / res[libc].s.median);
+        fputc('\n', f);
+        if (st.cfg.verbose)
+            for (int j = 0; j < st.nitems; j++)
+                if (st.items[j].c == c) {
+                    const struct result *r = &res[j];
+                    fprintf(f, "    %-12s median %.3f ns  q1 %.3f  q3 %.3f  min %.3f  "
+                               "iters %llu",
+                            st.impls[st.items[j].i].name, r->s.median, r->s.q1, r->s.q3,
+                            r->s.min, (unsigned long long)st.items[j].iters);
+                    if (r->verdict >= 0)
+                        fprintf(f, "  diff %+.3f ns [%+.3f, %+.3f]: %s", r->diff, r->lo,
+                                r->hi, verdict_str(r));
+                    fputc('\n', f);
+                }
+    }
+}
+
+/* ---- CSV and JSON ------------------------------------------------------------------- */
+
+static const char *impl_role(const struct fcb_impl *im)
+{
+    if (im->flags & FCB_I_LIBC)
+        return "libc";
+    if (im->flags & FCB_I_AUTO)
+        return "auto";
+    if (im->flags & FCB_I_VARIANT)
+        return "variant";
+    if (im->flags & FCB_I_USER)
+        return "user";
+    if (im->flags & FCB_I_EMPTY)
+        return "empty";
+    return "other";
+}
+
+static int is_selected(const struct fcb_impl *im)
+{
+    const char *sel = fc_selected(fcb_func_name(im->func));
+    return (im->flags & FCB_I_VARIANT) && sel && !strcmp(sel, im->name);
+}
+
+static void num(FILE *f, double v)
+{
+    if (isnan(v) || isinf(v))
+        fputs("", f);
+    else
+        fprintf(f, "%.4f", v);
+}
+
+static int write_csv(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    fprintf(f, "func,group,case,size,param,impl,role,selected,rounds,iters,median_ns,q1_ns,"
+               "q3_ns,min_ns,mean_ns,sd_ns,gbps,libc_median_ns,speedup,diff_ns,ci_lo_ns,"
+               "ci_hi_ns,verdict\n");
+    for (int j = 0; j < st.nitems; j++) {
+        const struct fcb_item *it = &st.items[j];
+        const struct fcb_case *c = &st.cases[it->c];
+        const struct fcb_impl *im = &st.impls[it->i];
+        const struct result *r = &res[j];
+        fprintf(f, "%s,%s,%s,%zu,%ld,%s,%s,%d,%d,%llu,", fcb_func_name(c->func), c->group,
+                c->name, c->size, c->param, im->name, impl_role(im), is_selected(im),
+                it->nsamples, (unsigned long long)it->iters);
+        double vals[] = {r->s.median, r->s.q1, r->s.q3, r->s.min, r->s.mean, r->s.sd,
+                         r->s.median > 0 ? c->size / r->s.median : NAN,
+                         r->base >= 0 ? res[r->base].s.median : NAN, r->speedup, r->diff,
+                         r->lo, r->hi};
+        for (size_t k = 0; k < sizeof vals / sizeof *vals; k++) {
+            num(f, vals[k]);
+            fputc(',', f);
+        }
+        fprintf(f, "%s\n", verdict_str(r));
+    }
+    return fclose(f);
+}
+
+static void jnum(FILE *f, const char *key, double v, int comma)
+{
+    fprintf(f, "\"%s\": ", key);
+    if (isnan(v) || isinf(v))
+        fputs("null", f);
+    else
+        fprintf(f, "%.4f", v);
+    if (comma)
+        fputs(", ", f);
+}
+
+struct tres {
+    int state;              /* 1 pass, 0 fail, -1 not measured */
+    int ncases;
+    double worst;
+    char worst_case[64];
+};
+static struct tres *tres;
+
+static int write_json(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return -1;
+    }
+    char model[256];
+    cpu_model(model, sizeof model);
+    fprintf(f, "{\n  \"context\": {\"date\": \"%s\", \"arch\": \"%s\", \"libc\": \"%s\", "
+               "\"cpu\": \"%s\", \"cpus_online\": %ld, \"pinned_cpu\": %d, "
+               "\"l1d\": %zu, \"l2\": %zu, \"l3\": %zu, \"rounds\": %d, "
+               "\"sample_us\": %.1f, \"quick\": %s, \"libc_how\": \"%s\", "
+               "\"selected\": {\"memcpy\": \"%s\", \"memmove\": \"%s\", \"memset\": \"%s\"}},\n"
+               "  \"results\": [\n",
+            when, fcb_arch(), libc_version(), model, sysconf(_SC_NPROCESSORS_ONLN), st.cpu,
+            st.cache.l1, st.cache.l2, st.cache.l3, st.cfg.rounds, st.cfg.sample_us,
+            st.cfg.quick ? "true" : "false", st.libc_how, fc_selected("memcpy"),
+            fc_selected("memmove"), fc_selected("memset"));
+    for (int j = 0; j < st.nitems; j++) {
+        const struct fcb_item *it = &st.items[j];
+        const struct fcb_case *c = &st.cases[it->c];
+        const struct fcb_impl *im = &st.impls[it->i];
+        const struct result *r = &res[j];
+        fprintf(f, "    {\"case\": \"%s\", \"func\": \"%s\", \"group\": \"%s\", \"size\": %zu, "
+                   "\"param\": %ld, \"impl\": \"%s\", \"role\": \"%s\", \"selected\": %s, "
+                   "\"iters\": %llu, ",
+                c->name, fcb_func_name(c->func), c->group, c->size, c->param, im->name,
+                impl_role(im), is_selected(im) ? "true" : "false",
+                (unsigned long long)it->iters);
+        jnum(f, "median_ns", r->s.median, 1);
+        jnum(f, "q1_ns", r->s.q1, 1);
+        jnum(f, "q3_ns", r->s.q3, 1);
+        jnum(f, "min_ns", r->s.min, 1);
+        jnum(f, "mean_ns", r->s.mean, 1);
+        jnum(f, "sd_ns", r->s.sd, 1);
+        jnum(f, "speedup", r->speedup, 1);
+        jnum(f, "diff_ns", r->diff, 1);
+        jnum(f, "ci_lo_ns", r->lo, 1);
+        jnum(f, "ci_hi_ns", r->hi, 1);
+        fprintf(f, "\"verdict\": \"%s\", \"samples_ns\": [", verdict_str(r));
+        for (int k = 0; k < it->nsamples; k++)
+            fprintf(f, "%s%.4f", k ? ", " : "", it->ns[k]);
+        fprintf(f, "]}%s\n", j + 1 < st.nitems ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"targets\": [");
+    for (size_t t = 0; tres && t < fcb_ntargets; t++) {
+        fprintf(f, "%s\n    {\"id\": \"%s\", \"state\": \"%s\", \"cases\": %d, ", t ? "," : "",
+                fcb_targets[t].id,
+                tres[t].state > 0 ? "PASS" : tres[t].state == 0 ? "FAIL" : "NOT MEASURED",
+                tres[t].ncases);
+        jnum(f, "worst", tres[t].ncases ? tres[t].worst : NAN, 1);
+        jnum(f, "limit", fcb_targets[t].limit, 0);
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+    return fclose(f);
+}
+
+/* ---- targets ------------------------------------------------------------------------- */
+
+static int target_case(const struct fcb_target *t, const struct fcb_case *c)
+{
+    char buf[256];
+    const char *p = t->cases;
+    if (c->size < t->min_size || (t->max_size && c->size > t->max_size))
+        return 0;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (len < sizeof buf) {
+            memcpy(buf, p, len);
+            buf[len] = 0;
+            if (!fnmatch(buf, c->name, 0))
+                return 1;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+static int keep_for_targets(const struct fcb_state *s, int j)
+{
+    const struct fcb_case *c = &s->cases[s->items[j].c];
+    const char *name = s->impls[s->items[j].i].name;
+    for (size_t t = 0; t < fcb_ntargets; t++)
+        if (target_case(&fcb_targets[t], c) &&
+            (!strcmp(name, fcb_targets[t].impl) || !strcmp(name, fcb_targets[t].base) ||
+             !strcmp(name, "libc")))
+            return 1;
+    return 0;
+}
+
+static int find_item(int c, const char *impl)
+{
+    for (int j = 0; j < st.nitems; j++)
+        if (st.items[j].c == c && !strcmp(st.impls[st.items[j].i].name, impl))
+            return j;
+    return -1;
+}
+
+static int eval_targets(FILE *f)
+{
+    int fails = 0;
+    tres = calloc(fcb_ntargets + 1, sizeof *tres);
+    fprintf(f, "\n# targets (fcb_targets.c)\n");
+    for (size_t t = 0; t < fcb_ntargets; t++) {
+        const struct fcb_target *tg = &fcb_targets[t];
+        struct tres *tr = &tres[t];
+        double logsum = 0, worst = -INFINITY;
+        int n = 0;
+        for (int c = 0; c < st.ncases; c++) {
+            if (!target_case(tg, &st.cases[c]))
+                continue;
+            int a = find_item(c, tg->impl), b = find_item(c, tg->base);
+            if (a < 0 || (tg->kind != FCB_T_ABS_NS && b < 0))
+                continue;
+            double ma = res[a].s.median, mb = b >= 0 ? res[b].s.median : NAN, v;
+            switch (tg->kind) {
+            case FCB_T_DIFF_NS: v = ma - mb; break;
+            case FCB_T_RATIO: v = ma / mb; break;
+            case FCB_T_GEO_RATIO: v = ma / mb; logsum += log(v); break;
+            default: v = ma; break;
+            }
+            if (tg->kind != FCB_T_GEO_RATIO && v > worst) {
+                worst = v;
+                snprintf(tr->worst_case, sizeof tr->worst_case, "%s", st.cases[c].name);
+            }
+            n++;
+        }
+        tr->ncases = n;
+        if (tg->kind == FCB_T_GEO_RATIO && n) {
+            worst = exp(logsum / n);
+            snprintf(tr->worst_case, sizeof tr->worst_case, "geometric mean");
+        }
+        tr->worst = worst;
+        tr->state = !n ? -1 : worst <= tg->limit;
+        const char *unit = tg->kind == FCB_T_DIFF_NS || tg->kind == FCB_T_ABS_NS ? " ns" : "";
+        if (!n)
+            fprintf(f, "NOT MEASURED %-18s %s  (%s: no matching cases/impls)\n", tg->id,
+                    tg->what, tg->issue);
+        else
+            fprintf(f, "%-4s %-18s %s  (%s): worst %.3f%s at %s, limit %.3f%s, %d cases\n",
+                    tr->state ? "PASS" : "FAIL", tg->id, tg->what, tg->issue, worst, unit,
+                    tr->worst_case, tg->limit, unit, n);
+        fails += tr->state == 0;
+    }
+    return fails;
+}
+
+/* ---- self-test: the statistics, then the system libc against itself ------------------ */
+
+static double gauss(uint64_t *s)
+{
+    double u1 = ((*s = *s * 6364136223846793005ull + 1442695040888963407ull) >> 11) *
+                (1.0 / 9007199254740992.0);
+    double u2 = ((*s = *s * 6364136223846793005ull + 1442695040888963407ull) >> 11) *
+                (1.0 / 9007199254740992.0);
+    if (u1 < 1e-300)
+        u1 = 1e-300;
+    return sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static int self_test(void)
+{
+    int bad = 0;
+    /* 1. t quantiles against published values. */
+    static const struct { int df; double t; } tq[] = {
+        {1, 12.706}, {5, 2.571}, {10, 2.228}, {28, 2.048}, {40, 2.021}, {60, 2.000},
+        {120, 1.980}, {1000, 1.962}};
+    for (size_t i = 0; i < sizeof tq / sizeof *tq; i++)
+        if (fabs(fcb_t975(tq[i].df) - tq[i].t) > 0.002) {
+            printf("FAIL t975(%d) = %.4f, want %.3f\n", tq[i].df, fcb_t975(tq[i].df), tq[i].t);
+            bad++;
+        }
+    /* 2. A worked example: a = 1..5, b = 3..7: diff -2, pooled sd 1.581, se 1,
+     *    t(8) = 2.306 -> [-4.306, 0.306]: contains 0. */
+    double a[5] = {1, 2, 3, 4, 5}, b[5] = {3, 4, 5, 6, 7}, d, lo, hi;
+    int v = fcb_compare(a, 5, b, 5, &d, &lo, &hi);
+    if (v != 0 || fabs(d + 2) > 1e-9 || fabs(lo + 4.306) > 1e-3 || fabs(hi - 0.306) > 1e-3) {
+        printf("FAIL worked example: v=%d diff=%g [%g, %g]\n", v, d, lo, hi);
+        bad++;
+    }
+    /* 3. Same distribution, many draws: about 5% false "difference proven";
+     *    shifted by 2 sd with 15 samples each: nearly always proven. */
+    uint64_t seed = 42;
+    int fp = 0, tp = 0, trials = 2000;
+    for (int k = 0; k < trials; k++) {
+        double x[15], y[15], z[15];
+        for (int i = 0; i < 15; i++) {
+            x[i] = 100 + 3 * gauss(&seed);
+            y[i] = 100 + 3 * gauss(&seed);
+            z[i] = 106 + 3 * gauss(&seed);
+        }
+        fp += fcb_compare(x, 15, y, 15, &d, &lo, &hi) == 1;
+        tp += fcb_compare(z, 15, x, 15, &d, &lo, &hi) == 1;
+    }
+    printf("stats: same distribution: %.1f%% 'difference proven' (expect ~5%%); "
+           "shifted by 2 sd: %.1f%% proven\n", 100.0 * fp / trials, 100.0 * tp / trials);
+    if (fp > trials * 0.08 || fp < trials * 0.02 || tp < trials * 0.95) {
+        printf("FAIL false/true positive rates\n");
+        bad++;
+    }
+    /* 4. Live: the system libc against itself ("libc2" = the same functions through a
+     *    second table entry), interleaved and shuffled like a real run.  Each case is a
+     *    5% coin toss even when everything is right, so allow one proven difference
+     *    in the set; the ratios must also be close to 1. */
+    fcb_config_default(&st.cfg);
+    st.cfg.libc_twice = 1;
+    st.cfg.impls = "libc2";
+    st.cfg.groups = "sizes,mix";
+    st.cfg.cases = "memcpy/sizes/16,memcpy/sizes/256,memcpy/sizes/4096,memmove/sizes/1024,"
+                   "memset/sizes/64,memset/sizes/8192,memcpy/mix/MemcpyGoogleA,"
+                   "memset/mix/MemsetGoogleA";
+    st.cfg.rounds = 21;
+    st.cfg.sample_us = 200;
+    st.cfg.progress = -1;
+    st.cfg.max_size = 64 * 1024;
+    if (fcb_setup(&st))
+        return 1;
+    run_all();
+    analyse();
+    int proven = 0, far = 0, n = 0;
+    for (int j = 0; j < st.nitems; j++) {
+        if (strcmp(st.impls[st.items[j].i].name, "libc2"))
+            continue;
+        const struct result *r = &res[j];
+        n++;
+        proven += r->verdict == 1;
+        far += !(r->speedup > 0.8 && r->speedup < 1.25);
+        printf("libc vs libc %-28s ratio %.3f  diff %+.3f ns [%+.3f, %+.3f]: %s\n",
+               st.cases[st.items[j].c].name, r->speedup, r->diff, r->lo, r->hi,
+               verdict_str(r));
+    }
+    if (n < 6 || proven > 1 || far) {
+        printf("FAIL libc vs libc: %d of %d cases 'difference proven', %d ratios off\n",
+               proven, n, far);
+        bad++;
+    }
+    printf("%s\n", bad ? "self-test FAILED" : "self-test passed");
+    return bad ? 1 : 0;
+}
+
+/* ---- main ---------------------------------------------------------------------------- */
+
+static void usage(void)
+{
+    fputs("usage: fcbench [options]\n"
+          "Times memcpy/memmove/memset: every usable libfastcopy variant, the selected one\n"
+          "(\"auto\") and the system C library's (\"libc\"), interleaved in one process.\n"
+          "output:\n"
+          "  --csv FILE          one row per (case, impl); bench/plot.py turns it into PNGs\n"
+          "  --json FILE         the same plus every sample\n"
+          "  -v                  per-impl medians, quartiles and 95% intervals in the table\n"
+          "  --list              list the cases and impls that would run, then exit\n"
+          "  --targets           run only what fcb_targets.c needs, print PASS/FAIL lines\n"
+          "                      (exit status 3 when one fails)\n"
+          "  --self-test         check the statistics; libc against itself must say\n"
+          "                      \"no difference proven\"\n",
+          stdout);
+    fcb_config_usage();
+}
+
+int main(int argc, char **argv)
+{
+    const char *csv = NULL, *json = NULL;
+    int list = 0, targets = 0, selftest = 0;
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fcb_config_default(&st.cfg);
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        int used = fcb_config_arg(&st.cfg, argc, argv, &k);
+        if (used < 0)
+            return 2;
+        if (used > 0) {
+            k += used - 1;
+            continue;
+        }
+        if (!strcmp(a, "--csv") && k + 1 < argc)
+            csv = argv[++k];
+        else if (!strcmp(a, "--json") && k + 1 < argc)
+            json = argv[++k];
+        else if (!strcmp(a, "--list"))
+            list = 1;
+        else if (!strcmp(a, "--targets"))
+            targets = 1;
+        else if (!strcmp(a, "--self-test"))
+            selftest = 1;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return 0;
+        } else {
+            fprintf(stderr, "fcbench: unknown option '%s' (try --help)\n", a);
+            return 2;
+        }
+    }
+    if (selftest)
+        return self_test();
+    if (targets && !st.cfg.groups)
+        st.cfg.groups = "user,sizes,misal,dist,cold,ws,overlap,mix";
+    if (fcb_setup(&st))
+        return 1;
+    if (targets)
+        fcb_filter_items(&st, keep_for_targets);
+    if (list) {
+        print_context(stdout);
+        for (int c = 0; c < st.ncases; c++) {
+            int any = 0;
+            for (int j = 0; j < st.nitems; j++)
+                if (st.items[j].c == c) {
+                    if (!any)
+                        printf("%-32s %10zu ", st.cases[c].name, st.cases[c].size);
+                    printf(" %s", st.impls[st.items[j].i].name);
+                    any = 1;
+                }
+            if (any)
+                putchar('\n');
+        }
+        return 0;
+    }
+    if (!st.nitems) {
+        fprintf(stderr, "fcbench: nothing to run (check --func/--group/--case/--impl)\n");
+        return 2;
+    }
+    print_context(stderr);
+    run_all();
+    analyse();
+    print_table(stdout);
+    int fails = targets ? eval_targets(stdout) : 0;
+    if (csv && write_csv(csv))
+        return 1;
+    if (json && write_json(json))
+        return 1;
+    fcb_teardown(&st);
+    return targets && fails ? 3 : 0;
+}
