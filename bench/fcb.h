@@ -98,6 +98,7 @@ struct fcb_config {
     int verbose;
     int progress;               /* 1 = lines on stderr, -1 = never */
     const char *dist_dir;       /* load the size mixes from here instead */
+    size_t mix_ops;             /* calls per size-mix sequence (default 65536) */
     size_t mix_align;           /* size-mix offsets are multiples of this (default 1) */
     int libc_twice;             /* self-test: add "libc2", the libc functions again */
 };
@@ -134,6 +135,8 @@ void fcb_filter_items(struct fcb_state *st, int (*keep)(const struct fcb_state *
 
 /* Runs `iters` calls of item `it`, returns elapsed ns (CLOCK_MONOTONIC). */
 double fcb_run(struct fcb_state *st, struct fcb_item *it, uint64_t iters);
+/* The same, untimed (the Google Benchmark front end times it). */
+void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters);
 /* Untimed warm-up for hot cases (no-op for cold ones). */
 void fcb_warm(struct fcb_state *st, struct fcb_item *it);
 /* Picks iters so that one sample takes about target_ns. */
