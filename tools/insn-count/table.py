@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Join count's id map with insn_count.so's counts; print Markdown tables.
+
+usage: table.py [--summary-only] MODEL MAPFILE COUNTSFILE [MODEL MAPFILE COUNTSFILE ...]
+
+Instructions per call = (instructions between the markers) - (the same for the
+one-instruction empty function) + 1, i.e. the function from its first instruction
+to its return instruction inclusive, without the call instruction or any PLT.
+Cells: size mixes give the mean over the drawn calls; a size class gives
+min-max over its sizes; a fixed case gives its single count.
+"""
+import math
+import sys
+
+
+def parse_map(path):
+    m = {"selected": {}, "libc": {}, "cases": {}, "ids": {}, "calib": None}
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "arch":
+                m["arch"] = w[1]
+            elif w[0] == "selected":
+                m["selected"][w[1]] = w[2]
+            elif w[0] == "libc":
+                m["libc"][w[1]] = w[2]
+            elif w[0] == "calib":
+                m["calib"] = int(w[1])
+            elif w[0] == "case":
+                m["cases"].setdefault(w[1], []).append(
+                    {"name": w[2], "kind": w[3], "calls": int(w[4]),
+                     "desc": " ".join(w[5:])})
+            elif w[0] == "map":
+                m["ids"][int(w[1])] = (w[2], w[3], w[4], int(w[5]))
+    return m
+
+
+def parse_counts(path):
+    c, unmatched = {}, 0
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] == "id":
+                kv = dict(zip(w[2::2], (int(x) for x in w[3::2])))
+                c[int(w[1])] = kv
+            elif w and w[0] == "unmatched":
+                unmatched = int(w[1])
+    return c, unmatched
+
+
+def measure(model, mpath, cpath):
+    m = parse_map(mpath)
+    counts, unmatched = parse_counts(cpath)
+    errors = []
+    if unmatched:
+        errors.append(f"{model}: {unmatched} end markers without a begin")
+    cal = counts.get(m["calib"])
+    if cal is None or cal["min"] != cal["max"]:
+        raise SystemExit(f"{model}: calibration missing or not constant: {cal}")
+    base = cal["min"] - 1
+    res = {}   # (func, impl) -> case -> stats
+    for i, (func, impl, case, calls) in m["ids"].items():
+        k = counts.get(i)
+        if k is None or k["pairs"] != calls:
+            errors.append(f"{model}: id {i} ({func} {impl} {case}): expected {calls} "
+                          f"pairs, plugin saw {k['pairs'] if k else 0}")
+            continue
+        n = k["pairs"]
+        mean = k["sum"] / n - base
+        var = max(k["sumsq"] / n - (k["sum"] / n) ** 2, 0.0)
+        res.setdefault((func, impl), {})[case] = {
+            "mean": mean, "min": k["min"] - base, "max": k["max"] - base,
+            "se": math.sqrt(var / n) if n > 1 else 0.0, "n": n}
+    return m, res, errors
+
+
+def cell(kind, s):
+    if s is None:
+        return ""
+    if kind == "mix":
+        return f"{s['mean']:.1f}"
+    if s["min"] == s["max"]:
+        return f"{s['min']}"
+    return f"{s['min']}–{s['max']}"
+
+
+def impl_label(m, func, impl):
+    if impl == "glibc":
+        off = m["libc"].get(func)
+        return f"glibc 2.36 (libc+{off})" if off else "glibc 2.36"
+    if m["selected"].get(func) == impl:
+        return f"**{impl}** (selected)"
+    return impl
+
+
+def impl_order(m, func, res):
+    impls = [i for (f, i) in res if f == func]
+    # glibc first, then the selected variant, then the others in fc_variants order
+    sel = m["selected"].get(func)
+    return sorted(impls, key=lambda i: (i != "glibc", i != sel, impls.index(i)))
+
+
+def main(argv):
+    summary_only = False
+    if argv and argv[0] == "--summary-only":
+        summary_only = True
+        argv = argv[1:]
+    if not argv or len(argv) % 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs, all_errors = [], []
+    for j in range(0, len(argv), 3):
+        model = argv[j]
+        m, res, errs = measure(model, argv[j + 1], argv[j + 2])
+        runs.append((model, m, res))
+        all_errors += errs
+
+    arch = runs[0][1].get("arch", "?")
+    funcs = [f for f in ("memcpy", "memmove", "memset") if f in runs[0][1]["cases"]]
+    print(f"Instruction counts under QEMU {arch} user mode (TCG plugin "
+          "tools/insn-count): guest instructions per call from entry to return, "
+          "PLT excluded. Counts, not time.\n")
+
+    if not summary_only:
+        for model, m, res in runs:
+            print(f"### {arch} `{model}`\n")
+            for func in funcs:
+                cases = m["cases"][func]
+                print(f"{func} | " + " | ".join(c["name"] for c in cases) + " |")
+                print("|".join(["---"] * (len(cases) + 1)) + "|")
+                for impl in impl_order(m, func, res):
+                    r = res[(func, impl)]
+                    print(f"{impl_label(m, func, impl)} | " +
+                          " | ".join(cell(c["kind"], r.get(c["name"])) for c in cases)
+                          + " |")
+                print()
+
+    # Summary: the selected variant against glibc, every model.
+    print(f"### {arch}: selected variant vs glibc 2.36 (ours / glibc)\n")
+    for func in funcs:
+        cases = runs[0][1]["cases"][func]
+        print(f"{func}: model (selected) | " +
+              " | ".join(c["name"] for c in cases) + " |")
+        print("|".join(["---"] * (len(cases) + 1)) + "|")
+        for model, m, res in runs:
+            sel = m["selected"].get(func, "?")
+            ours = res.get((func, sel), {})
+            theirs = res.get((func, "glibc"), {})
+            cells = []
+            for c in cases:
+                a = cell(c["kind"], ours.get(c["name"]))
+                b = cell(c["kind"], theirs.get(c["name"]))
+                worse = False
+                if ours.get(c["name"]) and theirs.get(c["name"]):
+                    key = "mean" if c["kind"] == "mix" else "max"
+                    worse = ours[c["name"]][key] > theirs[c["name"]][key]
+                cells.append(f"{'**' if worse else ''}{a} / {b}{'**' if worse else ''}")
+            print(f"`{model}` ({sel}) | " + " | ".join(cells) + " |")
+        print()
+    print("Bold: more instructions than glibc (class cells compare the maximum).")
+    # Case descriptions and sampling error of the mixes.
+    print()
+    m0 = runs[0][1]
+    for func in funcs:
+        for c in m0["cases"][func]:
+            if c["kind"] == "mix":
+                print(f"- {func} {c['name']}: {c['desc']}, {c['calls']} calls "
+                      "(fixed seed; the same inputs for every implementation)")
+    mixes = {(f, c["name"]) for f in funcs for c in m0["cases"][f] if c["kind"] == "mix"}
+    ses = [s["se"] for _, _, res in runs for (f, _), r in res.items()
+           for name, s in r.items() if (f, name) in mixes]
+    if ses:
+        print(f"- standard error of the mix means: at most {max(ses):.2f} instructions")
+    for e in all_errors:
+        print(f"ERROR: {e}", file=sys.stderr)
+    return 1 if all_errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
