@@ -1,0 +1,33 @@
+/* arch.h for aarch64: binds the arch-neutral dispatcher to this architecture. */
+#ifndef FC_ARCH_H
+#define FC_ARCH_H
+#include <sys/auxv.h>
+#include "variants.h"
+
+#define FC_ARCH_NAME "aarch64"
+#define FC_HAVE_IFUNC 1
+typedef struct fc_a64_cpu fc_cpu_t;
+#define FC_MEMCPY_VARIANTS FC_A64_MEMCPY_VARIANTS
+#define FC_MEMMOVE_VARIANTS FC_A64_MEMMOVE_VARIANTS
+#define FC_MEMSET_VARIANTS FC_A64_MEMSET_VARIANTS
+#define fc_arch_probe fc_a64_probe
+#define fc_arch_policy fc_a64_policy
+#define fc_arch_usable fc_a64_usable
+#define fc_arch_variant_count fc_a64_variant_count
+#define fc_arch_variant_name fc_a64_variant_name
+#define fc_arch_variant_index fc_a64_variant_index
+#define fc_arch_describe fc_a64_describe
+
+/* The resolver's arguments when called outside a resolver: what glibc passes,
+ * x0 = AT_HWCAP | _IFUNC_ARG_HWCAP, x1 = __ifunc_arg_t holding AT_HWCAP2.
+ * Only ever called after libc is up, so getauxval is fine here. */
+static inline void fc_arch_runtime_args(uint64_t *a0, const void **a1)
+{
+    static struct fc_a64_ifunc_arg arg;
+    arg.size = sizeof arg;
+    arg.hwcap = getauxval(AT_HWCAP);
+    arg.hwcap2 = getauxval(AT_HWCAP2);
+    *a0 = (uint64_t)arg.hwcap | FC_A64_IFUNC_ARG_HWCAP;
+    *a1 = &arg;
+}
+#endif

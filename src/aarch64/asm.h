@@ -1,0 +1,28 @@
+/* asm.h - shared by the aarch64 kernels (.S): symbol boilerplate and the offsets
+ * of struct fc_tunables fields they read (checked against the C layout by a
+ * _Static_assert in policy.c). */
+#ifndef FC_A64_ASM_H
+#define FC_A64_ASM_H
+
+#define FC_TUN_ZVA_THRESHOLD 32
+#define FC_TUN_ZVA_SIZE 40
+
+#ifdef __ASSEMBLER__
+/* A hidden function symbol, 64-byte aligned (one cache line; keeps the hot
+ * entry and the first size checks in one fetch block). */
+#define ENTRY(name)        \
+    .text;                 \
+    .globl name;           \
+    .hidden name;          \
+    .type name, %function; \
+    .p2align 6;            \
+name:                      \
+    .cfi_startproc
+
+#define END(name)          \
+    .cfi_endproc;          \
+    .size name, . - name
+
+#define NOTE_GNU_STACK .section .note.GNU-stack, "", %progbits
+#endif
+#endif

@@ -1,0 +1,236 @@
+/* aarch64 selection policy: CPU facts -> variants and thresholds.
+ *
+ * A pure function of struct fc_a64_cpu (no system register reads here), compiled on
+ * every host so test/test_policy_aarch64.c can ask it about any arm64 CPU.
+ *
+ * Order, per function (memcpy, memmove and memset alike):
+ *   1. mops     HWCAP2_MOPS (bit 43).  The copy/set is then one instruction
+ *               sequence the core itself tunes (size classes, alignment, DC ZVA-like
+ *               zeroing); nothing we write in software can know more.  glibc puts
+ *               it first for the same reason.
+ *   2. sve      HWCAP_SVE, and either the core is A64FX, or the kernel keeps the
+ *               SVE state across system calls.  Linux 4.15-6.1 (5.14 excepted)
+ *               drops the state at every syscall and the next SVE instruction traps
+ *               to re-enable it, a kernel round trip per syscall+copy pair in the
+ *               programs that make many of both; glibc (>= 2.39) avoids its SVE
+ *               string functions there.  A64FX is the exception, as in glibc: its
+ *               Advanced SIMD path is 128 bits wide on a core built around 512-bit
+ *               loads and stores, so SVE moves 4x the bytes per instruction and is
+ *               worth the trap.  A kernel version we could not read (0) counts as
+ *               one that keeps the state (only pre-4.15 kernels lack uname release
+ *               numbers we parse, and those have no SVE support at all).
+ *   3. simd     HWCAP_ASIMD: q-register pairs, 32 bytes per instruction.  Chosen on
+ *               in-order Cortex-A53 as well as on the out-of-order A57/A72/N1: the
+ *               A53 issues one 128-bit store per 2 cycles and one 64-bit store per
+ *               cycle, so q pairs move the same bytes per cycle as x pairs with
+ *               half the instructions, which is what a dual-issue in-order core is
+ *               short of.  No A53 is available here to time it; under QEMU
+ *               (instruction counts, README) simd needs about half the
+ *               instructions of ldp_stp from 128 bytes up.
+ *   4. ldp_stp  general-register pairs: the fallback for a kernel/CPU without
+ *               ASIMD (rare: some soft-float or FP-disabled configurations).
+ *   (generic, the portable C kernel, is never chosen: ldp_stp is always usable.)
+ *
+ * DC ZVA (memset of zero, variants ldp_stp, simd and sve).  The block size is
+ * 4 << DCZID_EL0[3:0] bytes; DZP (bit 4) set means DC ZVA raises SIGILL, so then
+ * zva_size = 0 and memset never uses it.  The zeroing routine handles any power of
+ * two from 64 to 2048 bytes (the largest DCZID can describe); smaller blocks (16,
+ * 32 bytes) zero less per instruction than one stp of q registers does, so they
+ * are treated as absent and memset uses stores.
+ *
+ * The cut-over (zva_threshold) is max(256, 4 x block): 256 B for 64-byte blocks,
+ * 1 KiB on A64FX (256), 2 KiB on QEMU's max (512).  Reasoning: DC ZVA zeroes a
+ * whole aligned block, so the routine first stores up to block-1 bytes to reach
+ * block alignment and stores the tail after the last whole block; with n >= 4
+ * blocks at least half of the bytes go through DC ZVA in the worst alignment.  The
+ * 256-byte floor for 64-byte blocks follows HotSpot, whose DC ZVA measurements on
+ * partners' cores (a large win on two, nothing on the third) ended in a default
+ * BlockZeroingLowLimit of 256 B, raised to 4 x block on larger blocks; published
+ * arm64 memsets start DC ZVA in the same few-hundred-byte range.  No arm64
+ * hardware is available to this project to re-measure (QEMU counts instructions
+ * but cannot time a cache-line allocation), so the figure is inherited, not
+ * measured here, and overridable: FASTCOPY_ZVA_THRESHOLD.
+ */
+#include "variants.h"
+#include "asm.h"
+
+#define FC_VN_PREFIX(x) fc_a64_##x
+#define FC_VN_MEMCPY FC_A64_MEMCPY_VARIANTS
+#define FC_VN_MEMMOVE FC_A64_MEMMOVE_VARIANTS
+#define FC_VN_MEMSET FC_A64_MEMSET_VARIANTS
+#include "../variant_names.h"
+
+#if __SIZEOF_SIZE_T__ == 8 /* the offsets are for LP64, the only aarch64 Linux ABI built */
+_Static_assert(__builtin_offsetof(struct fc_tunables, zva_threshold) == FC_TUN_ZVA_THRESHOLD,
+               "asm.h FC_TUN_ZVA_THRESHOLD out of date");
+_Static_assert(__builtin_offsetof(struct fc_tunables, zva_size) == FC_TUN_ZVA_SIZE,
+               "asm.h FC_TUN_ZVA_SIZE out of date");
+#endif
+
+#define ZVA_MIN 64u
+#define ZVA_MAX 2048u
+#define ZVA_FLOOR 256u
+
+#define IMPL_ARM 0x41u
+#define IMPL_FUJITSU 0x46u
+
+static const struct {
+    unsigned char impl;
+    unsigned short part;
+    char name[16];
+} fc_a64_cores[] = {
+    {IMPL_ARM, 0xd03, "Cortex-A53"},  {IMPL_ARM, 0xd04, "Cortex-A35"},
+    {IMPL_ARM, 0xd05, "Cortex-A55"},  {IMPL_ARM, 0xd07, "Cortex-A57"},
+    {IMPL_ARM, 0xd08, "Cortex-A72"},  {IMPL_ARM, 0xd09, "Cortex-A73"},
+    {IMPL_ARM, 0xd0a, "Cortex-A75"},  {IMPL_ARM, 0xd0b, "Cortex-A76"},
+    {IMPL_ARM, 0xd0c, "Neoverse N1"}, {IMPL_ARM, 0xd40, "Neoverse V1"},
+    {IMPL_ARM, 0xd49, "Neoverse N2"}, {IMPL_ARM, 0xd4f, "Neoverse V2"},
+    {IMPL_FUJITSU, 0x001, "A64FX"},
+};
+
+const char *fc_a64_core(const struct fc_a64_cpu *c)
+{
+    if (!(c->hwcap & FC_A64_HWCAP_CPUID) || c->midr == 0)
+        return "arm64 (MIDR not readable)";
+    for (unsigned i = 0; i < sizeof fc_a64_cores / sizeof fc_a64_cores[0]; i++)
+        if (FC_A64_MIDR_IMPL(c->midr) == fc_a64_cores[i].impl &&
+            FC_A64_MIDR_PART(c->midr) == fc_a64_cores[i].part)
+            return fc_a64_cores[i].name;
+    return "arm64";
+}
+
+static int is_a64fx(const struct fc_a64_cpu *c)
+{
+    return (c->hwcap & FC_A64_HWCAP_CPUID) && FC_A64_MIDR_IMPL(c->midr) == IMPL_FUJITSU &&
+           FC_A64_MIDR_PART(c->midr) == 0x001;
+}
+
+int fc_a64_kernel_keeps_sve(uint32_t kver)
+{
+    if (kver == 0)
+        return 1;
+    if (kver >= FC_A64_KVER(5, 14, 0) && kver < FC_A64_KVER(5, 15, 0))
+        return 1;
+    return kver < FC_A64_KVER(4, 15, 0) || kver >= FC_A64_KVER(6, 2, 0);
+}
+
+static int has_sve(const struct fc_a64_cpu *c)
+{
+    /* The kernels need a vector length the architecture allows (16..256 bytes,
+     * a multiple of 16); anything else means the facts are not trustworthy. */
+    return (c->hwcap & FC_A64_HWCAP_SVE) && c->sve_vl >= 16 && c->sve_vl <= 256 &&
+           c->sve_vl % 16 == 0;
+}
+
+int fc_a64_usable(const struct fc_a64_cpu *c, int func, unsigned idx)
+{
+    const char *n = fc_a64_variant_name(func, idx);
+    if (fc_streq(n, "generic") || fc_streq(n, "ldp_stp"))
+        return 1;
+    if (fc_streq(n, "simd"))
+        return (c->hwcap & FC_A64_HWCAP_ASIMD) != 0;
+    if (fc_streq(n, "sve"))
+        return has_sve(c);
+    if (fc_streq(n, "mops"))
+        return (c->hwcap2 & FC_A64_HWCAP2_MOPS) != 0;
+    return 0;
+}
+
+/* The DC ZVA block size memset may use: 0 when prohibited or not handled. */
+static unsigned zva_size(const struct fc_a64_cpu *c)
+{
+    unsigned z = 4u << FC_A64_DCZID_BS(c->dczid);
+    if (c->dczid & FC_A64_DCZID_DZP)
+        return 0;
+    return z >= ZVA_MIN && z <= ZVA_MAX ? z : 0;
+}
+
+static void set(struct fc_decision *d, int f, const char *name, const char *core,
+                const char *why)
+{
+    int i = fc_a64_variant_index(f, name);
+    d->sel[f] = (unsigned char)(i < 0 ? 0 : i);
+    d->why[f][0] = 0;
+    fc_strcat(d->why[f], FC_WHY_LEN, core);
+    fc_strcat(d->why[f], FC_WHY_LEN, why);
+}
+
+void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)
+{
+    const char *core = fc_a64_core(c), *base, *why;
+    unsigned z = zva_size(c);
+
+    fc_bytezero(d, sizeof *d);
+    d->tun.zva_size = z;
+    d->tun.zva_threshold = z ? (4 * z > ZVA_FLOOR ? 4 * z : ZVA_FLOOR) : (size_t)-1;
+
+    if (c->hwcap2 & FC_A64_HWCAP2_MOPS) {
+        base = "mops";
+        why = ": FEAT_MOPS (HWCAP2_MOPS): cpyp/cpym/cpye and setp/setm/sete";
+    } else if (has_sve(c) && is_a64fx(c)) {
+        base = "sve";
+        why = ": 512-bit SVE on a core whose Advanced SIMD is 128 bits wide";
+    } else if (has_sve(c) && fc_a64_kernel_keeps_sve(c->kver)) {
+        base = "sve";
+        why = ": SVE, and the kernel keeps SVE state across syscalls: predicated "
+              "copies, no size branches up to 2 vectors";
+    } else if (c->hwcap & FC_A64_HWCAP_ASIMD) {
+        base = "simd";
+        why = has_sve(c) ? ": SVE present but this kernel (4.15-6.1, not 5.14) drops "
+                           "SVE state at each syscall: Advanced SIMD q-register pairs"
+                         : ": Advanced SIMD q-register pairs, 128 bytes per loop";
+    } else {
+        base = "ldp_stp";
+        why = ": no Advanced SIMD: general-register pairs, 64 bytes per loop";
+    }
+    for (int f = 0; f < FC_NFUNCS; f++)
+        set(d, f, base, core, why);
+}
+
+void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap)
+{
+    static const struct { uint64_t bit; char name[8]; } caps[] = {
+        {FC_A64_HWCAP_FP, "fp"}, {FC_A64_HWCAP_ASIMD, "asimd"},
+        {FC_A64_HWCAP_CPUID, "cpuid"}, {FC_A64_HWCAP_SVE, "sve"},
+    };
+    static const struct { uint64_t bit; char name[8]; } caps2[] = {
+        {FC_A64_HWCAP2_SVE2, "sve2"}, {FC_A64_HWCAP2_MOPS, "mops"},
+    };
+    static const char hex[] = "0123456789abcdef";
+    char h[11];
+    buf[0] = 0;
+    fc_strcat(buf, cap, "core: ");
+    fc_strcat(buf, cap, fc_a64_core(c));
+    fc_strcat(buf, cap, "\nMIDR_EL1: 0x");
+    for (int i = 0; i < 8; i++)
+        h[i] = hex[(c->midr >> (28 - 4 * i)) & 15];
+    h[8] = 0;
+    fc_strcat(buf, cap, h);
+    fc_strcat(buf, cap, "\nhwcaps:");
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+        if (c->hwcap & caps[i].bit) {
+            fc_strcat(buf, cap, " ");
+            fc_strcat(buf, cap, caps[i].name);
+        }
+    for (size_t i = 0; i < sizeof caps2 / sizeof caps2[0]; i++)
+        if (c->hwcap2 & caps2[i].bit) {
+            fc_strcat(buf, cap, " ");
+            fc_strcat(buf, cap, caps2[i].name);
+        }
+    fc_strcat(buf, cap, "\nDCZID_EL0: block ");
+    fc_strcat_size(buf, cap, 4u << FC_A64_DCZID_BS(c->dczid));
+    fc_strcat(buf, cap, (c->dczid & FC_A64_DCZID_DZP) ? " bytes, DZP set (DC ZVA prohibited)"
+                                                        : " bytes, DC ZVA allowed");
+    fc_strcat(buf, cap, "\nSVE vector length: ");
+    fc_strcat_size(buf, cap, c->sve_vl);
+    fc_strcat(buf, cap, " bytes");
+    if (c->kver) {
+        fc_strcat(buf, cap, "\nkernel: ");
+        fc_strcat_size(buf, cap, c->kver >> 16);
+        fc_strcat(buf, cap, ".");
+        fc_strcat_size(buf, cap, (c->kver >> 8) & 255);
+        fc_strcat(buf, cap, fc_a64_kernel_keeps_sve(c->kver) ? " (keeps SVE state across syscalls)"
+                                                               : " (drops SVE state at syscalls)");
+    }
+    fc_strcat(buf, cap, "\n");
+}
