@@ -13,6 +13,7 @@
  *   selected <func> <variant>
  *   libc <func> <offset of the chosen function in libc.so.6, hex>
  *   calib <id>                                    (the empty function)
+ *   known <id> <instructions>                     (self-check: a function of known length)
  *   case <func> <case> <kind> <calls-per-impl> <description>
  *   map <id> <func> <impl> <case> <calls>
  *
@@ -37,6 +38,7 @@
 typedef void *(*stub_fn)(void *a0, uintptr_t a1, size_t a2, void (*fn)(void));
 extern char fcic_stubs[];
 extern void fcic_empty(void);
+extern void fcic_known(void);     /* 8 instructions, entry to return */
 
 static stub_fn stub(unsigned id)
 {
@@ -368,7 +370,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < 64; r++)
         (void)stub(0)(dst_buf, (uintptr_t)src_buf, 8, fcic_empty);
     printf("calib 0\n");
-    id = 1;
+    for (int r = 0; r < 4; r++)
+        (void)stub(1)(dst_buf, (uintptr_t)src_buf, 8, fcic_known);
+    printf("known 1 8\n");
+    id = 2;
 
     for (int f = 0; f < NFUNCS; f++) {
         if (any_want && !want[f])

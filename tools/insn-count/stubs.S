@@ -9,7 +9,8 @@
  * the guest instructions executed between them.  Because every stub has the same
  * shape, the count between the markers is "fn from entry to return" plus a
  * constant (the call instruction, the end marker), which count.c measures with a
- * one-instruction empty function (fcic_empty) and subtracts.
+ * one-instruction empty function (fcic_empty) and subtracts.  fcic_known (8
+ * instructions) is measured the same way as a self-check of the whole chain.
  *
  * The stubs are generated with .rept; the marker immediates come from a counter
  * symbol redefined each round.  Fixed size matters (the C side indexes the table),
@@ -44,6 +45,17 @@ fcic_empty:
         ret
         .size   fcic_empty, . - fcic_empty
 
+        /* Self-check: exactly FCIC_KNOWN_INSNS (8) instructions from entry to return. */
+        .globl  fcic_known
+        .type   fcic_known, %function
+        .p2align 5
+fcic_known:
+        .rept   7
+        nop
+        .endr
+        ret
+        .size   fcic_known, . - fcic_known
+
 #elif defined(__riscv) && __riscv_xlen == 64
         .option push
         .option norvc
@@ -73,6 +85,17 @@ fcic_stubs:
 fcic_empty:
         ret
         .size   fcic_empty, . - fcic_empty
+
+        /* Self-check: exactly 8 instructions from entry to return. */
+        .globl  fcic_known
+        .type   fcic_known, @function
+        .p2align 5
+fcic_known:
+        .rept   7
+        nop
+        .endr
+        ret
+        .size   fcic_known, . - fcic_known
         .option pop
 #else
 #error "insn-count: aarch64 and riscv64 only"

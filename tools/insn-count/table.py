@@ -14,7 +14,8 @@ import sys
 
 
 def parse_map(path):
-    m = {"selected": {}, "libc": {}, "cases": {}, "ids": {}, "calib": None}
+    m = {"selected": {}, "libc": {}, "cases": {}, "ids": {}, "calib": None,
+         "known": None}
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -28,6 +29,8 @@ def parse_map(path):
                 m["libc"][w[1]] = w[2]
             elif w[0] == "calib":
                 m["calib"] = int(w[1])
+            elif w[0] == "known":
+                m["known"] = (int(w[1]), int(w[2]))
             elif w[0] == "case":
                 m["cases"].setdefault(w[1], []).append(
                     {"name": w[2], "kind": w[3], "calls": int(w[4]),
@@ -60,6 +63,12 @@ def measure(model, mpath, cpath):
     if cal is None or cal["min"] != cal["max"]:
         raise SystemExit(f"{model}: calibration missing or not constant: {cal}")
     base = cal["min"] - 1
+    if m["known"]:
+        kid, kn = m["known"]
+        k = counts.get(kid)
+        if k is None or k["min"] != k["max"] or k["min"] - base != kn:
+            errors.append(f"{model}: self-check: a {kn}-instruction function measured "
+                          f"{(k['min'] - base) if k else 'nothing'}")
     res = {}   # (func, impl) -> case -> stats
     for i, (func, impl, case, calls) in m["ids"].items():
         k = counts.get(i)
