@@ -68,6 +68,9 @@ static void test_zen4(void **s)
     assert_string_equal(fc_x86_uarch(&c), "Zen 4");
     assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 3/4 of the CCX's L3 */
     assert_non_null(strstr(d.why[FC_MEMCPY], "Zen 4"));
+    /* rep movsb and rep stosb closed on Zen 4 */
+    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
+    assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
 }
 
 static void test_zen5(void **s)
@@ -77,6 +80,10 @@ static void test_zen5(void **s)
     struct fc_decision d = decide(c);
     expect_all(&d, "avx512");
     assert_string_equal(fc_x86_uarch(&c), "Zen 5");
+    /* Zen 5: rep movsb from 32 KiB (measured) up to the non-temporal threshold */
+    assert_int_equal(d.tun.rep_movsb_threshold, 32768);
+    assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
+    assert_int_equal(d.tun.rep_stosb_threshold, MiB); /* its L2 */
 }
 
 static void test_zen3(void **s)
@@ -89,6 +96,7 @@ static void test_zen3(void **s)
     expect_usable(&c, &d);
     assert_string_equal(fc_x86_uarch(&c), "Zen 3");
     assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
 }
 
 static void test_intel_fsrm(void **s)
