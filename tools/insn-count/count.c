@@ -137,7 +137,7 @@ struct casedef {
     int overlap;        /* memmove: dst = src + overlap within one buffer (may be < 0) */
 };
 
-#define MAXCASES 16
+#define MAXCASES 96
 static struct casedef cases[NFUNCS][MAXCASES];
 static size_t ncases[NFUNCS];
 
@@ -153,9 +153,20 @@ static struct casedef *add_case(enum func f, const char *name, enum kind k,
     return c;
 }
 
+static int per_size;    /* --per-size: size classes become one case per size */
+
 static void add_range(enum func f, const char *name, const char *desc,
                       uint32_t lo, uint32_t hi)
 {
+    if (per_size && lo != hi) {
+        for (uint32_t n = lo; n <= hi; n++) {
+            char *nm = malloc(16), *d = malloc(32);
+            snprintf(nm, 16, "%u", (unsigned)n);
+            snprintf(d, 32, "n = %u, aligned", (unsigned)n);
+            add_range(f, nm, d, n, n);
+        }
+        return;
+    }
     struct casedef *c = add_case(f, name, lo == hi ? K_FIXED : K_CLASS, desc,
                                  hi - lo + 1);
     for (uint32_t n = lo; n <= hi; n++)
@@ -304,7 +315,8 @@ static void *run_one(unsigned id, const struct impl *im, const struct casedef *c
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: count [--dists DIR] [--draws N] [--seed S] [--func NAME]... [--no-libc]\n"
+            "usage: count [--dists DIR] [--draws N] [--seed S] [--func NAME]... [--per-size]\n"
+            "             [--no-libc]\n"
             "  Run under qemu-user with -plugin insn_count.so; see tools/insn-count/run.sh.\n");
 }
 
@@ -330,6 +342,8 @@ int main(int argc, char **argv)
                 return 2;
             }
             want[f] = any_want = 1;
+        } else if (strcmp(argv[i], "--per-size") == 0) {
+            per_size = 1;
         } else if (strcmp(argv[i], "--no-libc") == 0) {
             with_libc = 0;
         } else {

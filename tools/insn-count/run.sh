@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh ARCH BUILD_DIR [--models "m1 m2 ..."] [--draws N] [--dists DIR] [--out DIR]
-#        [--func F]... [--no-ninja] [--summary-only]
+#        [--func F]... [--per-size] [--no-ninja] [--summary-only]
 #
 # Instruction counts per call under qemu-user (tools/insn-count/README.md):
 #   1. builds the TCG plugin insn_count.so with the host compiler (if out of date),
@@ -9,11 +9,12 @@
 #      against it,
 #   3. runs count under qemu-ARCH -plugin for each QEMU CPU model,
 #   4. prints Markdown tables (tools/insn-count/table.py).
+# --per-size measures every size of the size classes (0..32, memset 1..64) apart.
 # ARCH is aarch64 or riscv64; BUILD_DIR a meson build dir configured with the
 # project's cross file for ARCH.  Raw outputs go to BUILD_DIR/insn-count/.
 set -euo pipefail
 
-usage() { sed -n '2,13p' "$0" >&2; exit 2; }
+usage() { sed -n '2,14p' "$0" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 arch=$1; bdir=$2; shift 2
 
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --func) funcs+=(--func "$2"); shift 2 ;;
     --no-ninja) ninja=0; shift ;;
+    --per-size) funcs+=(--per-size); shift ;;
     --summary-only) tabopt=(--summary-only); shift ;;
     *) usage ;;
     esac
