@@ -57,9 +57,10 @@ static int can_avx2(const struct fc_x86_cpu *c)
 
 static int can_avx512(const struct fc_x86_cpu *c)
 {
-    /* BW for byte-masked loads/stores, VL for the 256-bit masked forms. */
-    return can_avx2(c) &&
-           has(c, FC_X86_AVX512F | FC_X86_AVX512BW | FC_X86_AVX512VL | FC_X86_OS_ZMM);
+    /* BW for byte-masked loads/stores, VL for the EVEX 256-bit forms, BMI2 for
+     * the bzhi that builds the masks. */
+    return can_avx2(c) && has(c, FC_X86_AVX512F | FC_X86_AVX512BW | FC_X86_AVX512VL |
+                                     FC_X86_OS_ZMM | FC_X86_BMI2);
 }
 
 int fc_x86_usable(const struct fc_x86_cpu *c, int func, unsigned idx)
