@@ -1,0 +1,405 @@
+/* usercopy.c - fc_copy_user / fc_clear_user: the kernel's user-copy contract
+ * ("returns the bytes NOT copied", exact) in user space.
+ *
+ * Fast path: one sigsetjmp(env, 0) (no signal-mask system call), a record of the
+ * copy pushed on a per-thread stack in initial-exec TLS, and the dispatched
+ * fc_memcpy / fc_memset.  Nothing else happens when nothing faults.
+ *
+ * On a fault our SIGSEGV/SIGBUS handler finds the calling thread's innermost
+ * record; when the faulting address lies in that copy's source or destination
+ * pages and the signal came from the kernel (not raise/kill/sigqueue), it
+ * restores the signal mask of the interrupted code and siglongjmps back.  The
+ * variant kernels do not store in ascending order, so the exact count is then
+ * computed by redoing the copy in chunks that each lie in one source page and one
+ * destination page: the first chunk that faults (or that holds the page which
+ * faulted a moment ago) starts at k, because faults are page-granular.
+ *
+ * Every other SIGSEGV/SIGBUS is passed on to the disposition that was installed
+ * before ours: its handler is called with the same siginfo and context (and its
+ * sa_mask / SA_NODEFER / SA_RESETHAND emulated); for SIG_DFL (and SIG_IGN, which
+ * the kernel does not honour for a fault) the default disposition is restored
+ * and the handler returns, so the faulting instruction faults again and the
+ * process dies of the same signal, with a core, as it would without us; a sent
+ * signal (SI_USER, SI_TKILL, ...) is raised again instead, or ignored under
+ * SIG_IGN.
+ *
+ * The handler allocates nothing and only calls async-signal-safe functions
+ * (sigaction, sigprocmask, raise, siglongjmp).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "fastcopy.h"
+#include "fc_internal.h"
+
+/* Addresses compared with si_addr: on aarch64 the kernel clears the top byte
+ * (the tag) of si_addr unless SA_EXPOSE_TAGBITS, so strip it from ours too. */
+#if defined(__aarch64__)
+#define UC_ADDR(p) ((uintptr_t)(p) & (((uintptr_t)1 << 56) - 1))
+#else
+#define UC_ADDR(p) ((uintptr_t)(p))
+#endif
+
+/* One checked copy in progress on this thread.  Lives on the caller's stack. */
+struct uc_rec {
+    uintptr_t lo[2], hi[2];   /* source and destination pages, inclusive bounds */
+    struct uc_rec *prev;      /* enclosing checked copy (interrupted by a signal) */
+    uintptr_t fault_addr;     /* set by the handler before it jumps back */
+    int fault_known;          /* fault_addr is meaningful */
+    void *dst;                /* the operation (read back after a fault) */
+    const void *src;          /* NULL for a clear */
+    size_t n;
+    sigjmp_buf env;
+};
+
+#define UC_TLS __thread __attribute__((tls_model("initial-exec")))
+
+static UC_TLS struct uc_rec *uc_cur;   /* innermost checked copy of this thread */
+
+/* Loop breaker for handlers that call the handler they replaced (ours) after we
+ * were re-armed on top of them: see uc_chain(). */
+struct uc_chain_state {
+    const siginfo_t *info;
+    const void *frame;
+    int level;
+};
+static UC_TLS struct uc_chain_state uc_chain_st;
+static UC_TLS int uc_arming;           /* this thread holds uc_lock */
+
+static size_t uc_pagesize = 4096;
+static int uc_armed;                   /* atomic: handlers installed at least once */
+static int uc_lock;                    /* atomic: serialises fc_user_arm */
+
+/* The dispositions we chain to, per signal.  slot[0] is the one found at the first
+ * installation (the "original"); a re-arm over a foreign handler records that
+ * handler in slot 1..UC_NSLOTS-1 (round robin) and publishes its index, so a
+ * handler running on another thread never reads a half-written struct. */
+#define UC_NSLOTS 8
+struct uc_prev {
+    struct sigaction slot[UC_NSLOTS];
+    int cur;        /* atomic: index of the disposition to chain to, -1 = none */
+    int next;       /* next slot to fill on a re-arm */
+};
+static struct uc_prev uc_prev_segv = {.cur = -1, .next = 1};
+static struct uc_prev uc_prev_bus = {.cur = -1, .next = 1};
+
+static void uc_handler(int sig, siginfo_t *si, void *ctx);
+
+/* Struct copies spelled out: a large struct assignment may become a call to
+ * memcpy, which inside this library is its own exported IFUNC. */
+static void uc_bytecopy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const volatile unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+}
+
+/* ---- chaining ------------------------------------------------------------------- */
+
+static int uc_is_sent(const siginfo_t *si)
+{
+    /* si_code <= 0: raise, kill, sigqueue, tgkill, timers, ...; > 0: the kernel,
+     * for a fault (SI_KERNEL = 0x80 included: x86 #GP on a non-canonical address). */
+    return si == 0 || si->si_code <= 0;
+}
+
+/* The default action: for a fault, restore SIG_DFL and return, so the instruction
+ * faults again and the kernel kills the process with this signal (and a core); a
+ * sent signal does not come back by itself, so raise it again. */
+static void uc_default(int sig, const siginfo_t *si)
+{
+    struct sigaction dfl;
+    fc_bytezero(&dfl, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(sig, &dfl, 0);
+    if (uc_is_sent(si))
+        raise(sig);
+}
+
+static void uc_call(int sig, siginfo_t *si, void *ctx, struct sigaction *sa)
+{
+    void (*h)(int) = sa->sa_handler;
+    if (!(sa->sa_flags & SA_SIGINFO) && h == SIG_IGN) {
+        /* The kernel never ignores a fault (it forces the default action), but
+         * does ignore a sent SIGSEGV/SIGBUS. */
+        if (!uc_is_sent(si))
+            uc_default(sig, si);
+        return;
+    }
+    if (!(sa->sa_flags & SA_SIGINFO) && h == SIG_DFL) {
+        uc_default(sig, si);
+        return;
+    }
+    /* A handler: give it what the kernel would have given it. */
+    sigset_t block, old;
+    uc_bytecopy(&block, &sa->sa_mask, sizeof block);
+    int flags = sa->sa_flags;
+    void (*act)(int, siginfo_t *, void *) = sa->sa_sigaction;
+    if (!(flags & SA_NODEFER))
+        sigaddset(&block, sig);
+    if (flags & SA_RESETHAND) {
+        sa->sa_flags &= ~SA_SIGINFO;
+        sa->sa_handler = SIG_DFL;
+    }
+    sigprocmask(SIG_BLOCK, &block, &old);
+    if (flags & SA_SIGINFO)
+        act(sig, si, ctx);
+    else
+        h(sig);
+    sigprocmask(SIG_SETMASK, &old, 0);
+}
+
+/* A foreign SIGSEGV/SIGBUS: pass it on.  If a handler that we chained to calls us
+ * back with the same siginfo (it replaced our handler, remembered ours as its
+ * "previous", and we were re-armed on top of it), chaining to it again would loop
+ * forever: the second time round we go to the original disposition instead, and
+ * the third time to the default action. */
+static void uc_chain(int sig, siginfo_t *si, void *ctx)
+{
+    struct uc_prev *p = sig == SIGSEGV ? &uc_prev_segv : &uc_prev_bus;
+    struct uc_chain_state saved = uc_chain_st;
+    char here;
+    int level = 0, idx;
+
+    if (si && saved.info == si && (const void *)&here < saved.frame)
+        level = saved.level + 1;
+    uc_chain_st.info = si;
+    uc_chain_st.frame = &here;
+    uc_chain_st.level = level;
+
+    idx = __atomic_load_n(&p->cur, __ATOMIC_ACQUIRE);
+    if (level == 1 && idx != 0)
+        idx = 0;
+    else if (level >= 1)
+        idx = -1;
+    if (idx < 0)
+        uc_default(sig, si);
+    else
+        uc_call(sig, si, ctx, &p->slot[idx]);
+    uc_chain_st = saved;
+}
+
+/* ---- the handler ---------------------------------------------------------------- */
+
+static int uc_in(const struct uc_rec *r, uintptr_t a)
+{
+    return (a >= r->lo[0] && a <= r->hi[0]) || (a >= r->lo[1] && a <= r->hi[1]);
+}
+
+static void uc_handler(int sig, siginfo_t *si, void *ctx)
+{
+    int saved_errno = errno;
+    struct uc_rec *r = uc_cur;
+
+    if (r && si && !uc_is_sent(si)) {
+        uintptr_t a = UC_ADDR(si->si_addr);
+        int nonaddr = sig == SIGSEGV && si->si_code == SI_KERNEL;
+        if (nonaddr || uc_in(r, a)) {
+            r->fault_addr = a;
+            r->fault_known = !nonaddr;
+            /* Give the interrupted code its signal mask back: the kernel blocked
+             * nothing for us (SA_NODEFER, empty sa_mask), but a handler that
+             * chained to us may have been entered with SIGSEGV blocked. */
+            if (ctx)
+                sigprocmask(SIG_SETMASK, &((ucontext_t *)ctx)->uc_sigmask, 0);
+            errno = saved_errno;
+            siglongjmp(r->env, 1);
+        }
+    }
+    uc_chain(sig, si, ctx);
+    errno = saved_errno;
+}
+
+/* ---- installation ---------------------------------------------------------------- */
+
+static int uc_install(int sig, struct uc_prev *p)
+{
+    struct sigaction sa, old;
+    fc_bytezero(&sa, sizeof sa);
+    sa.sa_sigaction = uc_handler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    if (sigaction(sig, &sa, &old) != 0)
+        return -1;
+    if ((old.sa_flags & SA_SIGINFO) && old.sa_sigaction == uc_handler)
+        return 0;   /* ours already: keep what we chain to */
+    int cur = __atomic_load_n(&p->cur, __ATOMIC_RELAXED), idx;
+    if (cur < 0) {
+        idx = 0;
+    } else {
+        idx = p->next;
+        p->next = p->next + 1 < UC_NSLOTS ? p->next + 1 : 1;
+    }
+    uc_bytecopy(&p->slot[idx], &old, sizeof old);
+    __atomic_store_n(&p->cur, idx, __ATOMIC_RELEASE);
+    return 0;
+}
+
+FC_API int fc_user_arm(void)
+{
+    int rc = 0;
+    if (uc_arming) {            /* a signal handler interrupted our own arming */
+        errno = EDEADLK;
+        return -1;
+    }
+    while (__atomic_exchange_n(&uc_lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+    uc_arming = 1;
+    long pg = sysconf(_SC_PAGESIZE);
+    if (pg > 0)
+        uc_pagesize = (size_t)pg;
+    if (uc_install(SIGSEGV, &uc_prev_segv) != 0 || uc_install(SIGBUS, &uc_prev_bus) != 0)
+        rc = -1;
+    else
+        __atomic_store_n(&uc_armed, 1, __ATOMIC_RELEASE);
+    uc_arming = 0;
+    __atomic_store_n(&uc_lock, 0, __ATOMIC_RELEASE);
+    return rc;
+}
+
+/* For the tests only (not exported): forget everything, as in a fresh process, so
+ * that a forked child can start from the default dispositions. */
+FC_HIDDEN void fc_user_reset_for_tests(void)
+{
+    uc_prev_segv.cur = uc_prev_bus.cur = -1;
+    uc_prev_segv.next = uc_prev_bus.next = 1;
+    uc_chain_st.info = 0;
+    uc_chain_st.frame = 0;
+    uc_cur = 0;
+    __atomic_store_n(&uc_armed, 0, __ATOMIC_RELEASE);
+}
+
+static __attribute__((noinline, cold)) void uc_arm_lazy(void)
+{
+    fc_user_arm();
+}
+
+/* ---- the copies ----------------------------------------------------------------- */
+
+static inline void uc_ranges(struct uc_rec *r, const void *dst, const void *src, size_t n)
+{
+    uintptr_t m = ~(uintptr_t)(uc_pagesize - 1), d = UC_ADDR(dst);
+    r->lo[0] = d & m;
+    r->hi[0] = (d + n - 1) | ~m;
+    if (src) {
+        uintptr_t s = UC_ADDR(src);
+        r->lo[1] = s & m;
+        r->hi[1] = (s + n - 1) | ~m;
+    } else {
+        r->lo[1] = 1;
+        r->hi[1] = 0;
+    }
+}
+
+/* The checked copy (r->src != NULL) or clear (r->src == NULL) described by *r, its
+ * ranges already set: evaluates to 0 when it completed, 1 when it faulted.  A
+ * macro, so that the public functions call sigsetjmp themselves (a function that
+ * calls sigsetjmp is never inlined, and the extra call costs ~1 ns). */
+#define UC_RUN(r)                                                       \
+    __extension__({                                                                  \
+        int uc_faulted_ = 0;                                                         \
+        (r)->prev = uc_cur;                                                          \
+        if (sigsetjmp((r)->env, 0)) {                                                \
+            uc_cur = (r)->prev;                                                      \
+            uc_faulted_ = 1;                                                         \
+        } else {                                                                     \
+            uc_cur = (r);                                                            \
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);                                 \
+            if ((r)->src)                                                            \
+                fc_memcpy((r)->dst, (r)->src, (r)->n);                               \
+            else                                                                     \
+                fc_memset((r)->dst, 0, (r)->n);                                      \
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);                                 \
+            uc_cur = (r)->prev;                                                      \
+        }                                                                            \
+        uc_faulted_;                                                                 \
+    })
+
+static __attribute__((noinline)) int uc_guarded(struct uc_rec *r)
+{
+    return UC_RUN(r);
+}
+
+/* After a fault somewhere in [0,n): the exact count not copied.  Chunks never
+ * cross a page of either buffer, so a chunk either copies completely or faults
+ * before its first byte could be stored; the page that faulted in the first
+ * attempt is not tried again (it was bad a moment ago). */
+static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first)
+{
+    unsigned char *d = first->dst;
+    const unsigned char *s = first->src;
+    size_t pg = uc_pagesize, k = 0, n = first->n;
+    uintptr_t bad = first->fault_known ? first->fault_addr & ~(uintptr_t)(pg - 1) : 0;
+    int have_bad = first->fault_known;
+    struct uc_rec r;
+
+    while (k < n) {
+        size_t c = n - k, room = pg - (UC_ADDR(d + k) & (pg - 1));
+        if (room < c)
+            c = room;
+        if (s) {
+            room = pg - (UC_ADDR(s + k) & (pg - 1));
+            if (room < c)
+                c = room;
+        }
+        if (have_bad && ((UC_ADDR(d + k) & ~(uintptr_t)(pg - 1)) == bad ||
+                         (s && (UC_ADDR(s + k) & ~(uintptr_t)(pg - 1)) == bad)))
+            return n - k;
+        r.dst = d + k;
+        r.src = s ? s + k : 0;
+        r.n = c;
+        uc_ranges(&r, r.dst, r.src, c);
+        if (uc_guarded(&r))
+            return n - k;
+        k += c;
+    }
+    return 0;
+}
+
+static inline int uc_bad_range(uintptr_t p, size_t n)
+{
+    return p == 0 || p + (n - 1) < p;
+}
+
+FC_API size_t fc_copy_user(void *dst, const void *src, size_t n)
+{
+    struct uc_rec r;
+    if (n == 0)
+        return 0;
+    if (uc_bad_range((uintptr_t)dst, n) || uc_bad_range((uintptr_t)src, n))
+        return n;
+    if (__builtin_expect(!__atomic_load_n(&uc_armed, __ATOMIC_RELAXED), 0))
+        uc_arm_lazy();
+    uc_ranges(&r, dst, src, n);
+    r.dst = dst;
+    r.src = src;
+    r.n = n;
+    if (__builtin_expect(UC_RUN(&r), 0))
+        return uc_slow(&r);
+    return 0;
+}
+
+FC_API size_t fc_clear_user(void *dst, size_t n)
+{
+    struct uc_rec r;
+    if (n == 0)
+        return 0;
+    if (uc_bad_range((uintptr_t)dst, n))
+        return n;
+    if (__builtin_expect(!__atomic_load_n(&uc_armed, __ATOMIC_RELAXED), 0))
+        uc_arm_lazy();
+    uc_ranges(&r, dst, 0, n);
+    r.dst = dst;
+    r.src = 0;
+    r.n = n;
+    if (__builtin_expect(UC_RUN(&r), 0))
+        return uc_slow(&r);
+    return 0;
+}
