@@ -1,0 +1,169 @@
+/* riscv64 selection policy: CPU facts -> variants and thresholds.
+ *
+ * A pure function of struct fc_rv_cpu (no system calls here), compiled on every
+ * host so test/test_policy_riscv64.c can ask it about any RISC-V CPU.
+ *
+ * Misaligned access.  On many RISC-V cores a misaligned load or store traps to
+ * M-mode firmware and is emulated there, hundreds of times slower than an aligned
+ * one (on the BeagleV, a copy that never makes one lifted TCP receive from 686 to
+ * 904 Mbit/s).  So the scalar default, "word", never makes one: aligned words when
+ * src and dst share alignment, aligned loads merged with shifts when they do not.
+ * "unaligned" (plain misaligned 8-byte accesses, fewer instructions) is chosen only
+ * when the kernel's riscv_hwprobe reports misaligned scalar access as FAST, as
+ * glibc 2.40 does.  UNKNOWN (and hwprobe missing: kernels before 6.4, QEMU 7.2),
+ * SLOW, EMULATED and UNSUPPORTED all mean "word".
+ *
+ * V.  "rvv" copies and sets with vle8/vse8 at LMUL 8 (byte elements are never
+ * misaligned, and vl handles the tail), when AT_HWCAP has the V bit and the
+ * process may use V: Linux 6.5+ can switch V off per process, and then any vector
+ * instruction raises SIGILL (glibc's RVV memset forgot to check).  prctl
+ * (PR_RISCV_V_GET_CONTROL) saying OFF rules V out; a failing prctl (older kernel,
+ * QEMU user mode) leaves the decision to HWCAP.  V is preferred to the scalar
+ * variants for every function: one vector instruction moves VLEN x 8 bits.
+ * (Under QEMU vector code is slow in wall time, but QEMU is not what we tune for.)
+ *
+ * Zicboz.  Without V, memset(p, 0, n) zeroes whole cache blocks with cbo.zero
+ * when hwprobe reports Zicboz and a block size that is a power of two between 16
+ * and 4096 bytes (anything else is ignored as implausible); the block size goes
+ * to the kernel through fc_tun.cboz_size.  Non-zero fills and short zeroings use
+ * the word stores.
+ */
+#include "variants.h"
+
+#define FC_VN_PREFIX(x) fc_rv_##x
+#define FC_VN_MEMCPY FC_RV_MEMCPY_VARIANTS
+#define FC_VN_MEMMOVE FC_RV_MEMMOVE_VARIANTS
+#define FC_VN_MEMSET FC_RV_MEMSET_VARIANTS
+#include "../variant_names.h"
+
+int fc_rv_v_usable(const struct fc_rv_cpu *c)
+{
+    return (c->hwcap & FC_RV_HWCAP_V) && c->v_ctrl != FC_RV_VCTRL_OFF;
+}
+
+static int cboz_usable(const struct fc_rv_cpu *c)
+{
+    uint64_t b = c->zicboz_block;
+    return c->zicboz && b >= 16 && b <= 4096 && (b & (b - 1)) == 0;
+}
+
+int fc_rv_usable(const struct fc_rv_cpu *c, int func, unsigned idx)
+{
+    const char *n = fc_rv_variant_name(func, idx);
+    if (fc_streq(n, "generic") || fc_streq(n, "word"))
+        return 1;
+    if (fc_streq(n, "unaligned")) /* correct wherever the kernel handles them */
+        return c->misaligned != FC_RV_MISALIGNED_UNSUPPORTED;
+    if (fc_streq(n, "cboz"))
+        return cboz_usable(c);
+    if (fc_streq(n, "rvv"))
+        return fc_rv_v_usable(c);
+    return 0;
+}
+
+static void set(struct fc_decision *d, int f, const char *name, const char *why1,
+                const char *why2)
+{
+    int i = fc_rv_variant_index(f, name);
+    d->sel[f] = (unsigned char)(i < 0 ? 0 : i);
+    d->why[f][0] = 0;
+    fc_strcat(d->why[f], FC_WHY_LEN, why1);
+    fc_strcat(d->why[f], FC_WHY_LEN, why2);
+}
+
+static const char *misaligned_name(unsigned m)
+{
+    return m == FC_RV_MISALIGNED_EMULATED ? "emulated"
+         : m == FC_RV_MISALIGNED_SLOW ? "slow"
+         : m == FC_RV_MISALIGNED_FAST ? "fast"
+         : m == FC_RV_MISALIGNED_UNSUPPORTED ? "unsupported"
+         : "unknown";
+}
+
+void fc_rv_policy(const struct fc_rv_cpu *c, struct fc_decision *d)
+{
+    const char *scalar, *swhy;
+
+    fc_bytezero(d, sizeof *d);
+    /* Set whenever cbo.zero is usable, so FASTCOPY_MEMSET=cboz works on V cores too. */
+    if (cboz_usable(c))
+        d->tun.cboz_size = (size_t)c->zicboz_block;
+    if (!c->hwprobe) {
+        scalar = "word";
+        swhy = "no riscv_hwprobe (ENOSYS): misaligned speed unknown, assumed slow: "
+               "aligned words, shifts when src/dst alignments differ";
+    } else if (c->misaligned == FC_RV_MISALIGNED_FAST) {
+        scalar = "unaligned";
+        swhy = "hwprobe: misaligned scalar access fast: plain 8-byte accesses";
+    } else {
+        scalar = "word";
+        swhy = c->misaligned == FC_RV_MISALIGNED_EMULATED
+                   ? "hwprobe: misaligned access emulated (traps): never misaligned, "
+                     "aligned words merged with shifts"
+                   : "hwprobe: misaligned access not fast: never misaligned, aligned "
+                     "words merged with shifts";
+    }
+
+    if (fc_rv_v_usable(c)) {
+        const char *why = c->v_ctrl == FC_RV_VCTRL_NONE
+                              ? "V in HWCAP (no prctl V control): vle8/vse8 at LMUL 8"
+                              : "V in HWCAP, enabled by prctl: vle8/vse8 at LMUL 8";
+        set(d, FC_MEMCPY, "rvv", why, "");
+        set(d, FC_MEMMOVE, "rvv", why, "");
+        set(d, FC_MEMSET, "rvv", why, "");
+        return;
+    }
+    const char *nov = !(c->hwcap & FC_RV_HWCAP_V) ? "no V; " : "V disabled by prctl; ";
+    set(d, FC_MEMCPY, scalar, nov, swhy);
+    set(d, FC_MEMMOVE, scalar, nov, swhy);
+    if (cboz_usable(c)) {
+        set(d, FC_MEMSET, "cboz", nov,
+            "Zicboz: cbo.zero for whole blocks when zeroing, aligned word stores otherwise");
+    } else {
+        set(d, FC_MEMSET, "word", nov,
+            c->zicboz ? "Zicboz block size implausible: aligned word stores"
+                      : "aligned word stores");
+    }
+}
+
+void fc_rv_describe(const struct fc_rv_cpu *c, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    fc_strcat(buf, cap, "HWCAP extensions: ");
+    for (int i = 0; i < 26; i++)
+        if (c->hwcap & (1ull << i)) {
+            char s[2] = {(char)('a' + i), 0};
+            fc_strcat(buf, cap, s);
+        }
+    fc_strcat(buf, cap, "\nV: ");
+    fc_strcat(buf, cap, !(c->hwcap & FC_RV_HWCAP_V) ? "absent"
+                        : c->v_ctrl == FC_RV_VCTRL_OFF ? "disabled by prctl"
+                        : c->v_ctrl == FC_RV_VCTRL_NONE ? "usable (no prctl control)"
+                                                        : "usable (prctl: on)");
+    if (c->vlenb) {
+        fc_strcat(buf, cap, ", VLEN ");
+        fc_strcat_size(buf, cap, c->vlenb * 8);
+        fc_strcat(buf, cap, " bits");
+    }
+    fc_strcat(buf, cap, "\nhwprobe: ");
+    if (!c->hwprobe) {
+        fc_strcat(buf, cap, "unavailable (ENOSYS)\n");
+        return;
+    }
+    fc_strcat(buf, cap, "mvendorid ");
+    fc_strcat_size(buf, cap, c->mvendorid);
+    fc_strcat(buf, cap, " marchid ");
+    fc_strcat_size(buf, cap, c->marchid);
+    fc_strcat(buf, cap, " mimpid ");
+    fc_strcat_size(buf, cap, c->mimpid);
+    fc_strcat(buf, cap, "\nmisaligned scalar access: ");
+    fc_strcat(buf, cap, misaligned_name(c->misaligned));
+    fc_strcat(buf, cap, "\nZicboz: ");
+    if (c->zicboz) {
+        fc_strcat(buf, cap, "yes, block ");
+        fc_strcat_size(buf, cap, c->zicboz_block);
+        fc_strcat(buf, cap, " bytes\n");
+    } else {
+        fc_strcat(buf, cap, "no\n");
+    }
+}
