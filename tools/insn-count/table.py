@@ -27,6 +27,8 @@ def parse_map(path):
                 m["selected"][w[1]] = w[2]
             elif w[0] == "libc":
                 m["libc"][w[1]] = w[2]
+            elif w[0] == "sampling":
+                m["sampling"] = w[1]
             elif w[0] == "calib":
                 m["calib"] = int(w[1])
             elif w[0] == "known":
@@ -176,12 +178,18 @@ def main(argv):
         for c in m0["cases"][func]:
             if c["kind"] == "mix":
                 print(f"- {func} {c['name']}: {c['desc']}, {c['calls']} calls "
-                      "(fixed seed; the same inputs for every implementation)")
+                      f"({m0.get('sampling', 'random')} sizes, fixed seed; the same "
+                      "inputs for every implementation and model)")
     mixes = {(f, c["name"]) for f in funcs for c in m0["cases"][f] if c["kind"] == "mix"}
     ses = [s["se"] for _, _, res in runs for (f, _), r in res.items()
            for name, s in r.items() if (f, name) in mixes]
     if ses:
-        print(f"- standard error of the mix means: at most {max(ses):.2f} instructions")
+        if m0.get("sampling") == "stratified":
+            print(f"- sampling error of the mix means: below {max(ses):.2f} instructions "
+                  "(the plain-sampling standard error; stratified sizes do better)")
+        else:
+            print(f"- standard error of the mix means: at most {max(ses):.2f} "
+                  "instructions")
     for e in all_errors:
         print(f"ERROR: {e}", file=sys.stderr)
     return 1 if all_errors else 0
