@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh ARCH BUILD_DIR [--models "m1 m2 ..."] [--draws N] [--dists DIR] [--out DIR]
-#        [--func F]... [--per-size] [--no-ninja] [--summary-only]
+#        [--func F]... [--per-size] [--random-sizes] [--no-ninja] [--summary-only]
 #
 # Instruction counts per call under qemu-user (tools/insn-count/README.md):
 #   1. builds the TCG plugin insn_count.so with the host compiler (if out of date),
@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
     --func) funcs+=(--func "$2"); shift 2 ;;
     --no-ninja) ninja=0; shift ;;
     --per-size) funcs+=(--per-size); shift ;;
+    --random-sizes) funcs+=(--random-sizes); shift ;;
     --summary-only) tabopt=(--summary-only); shift ;;
     *) usage ;;
     esac
