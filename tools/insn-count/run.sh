@@ -74,14 +74,22 @@ fi
 
 # 3. one run per model.  The loader and libc must be the cross toolchain's matched
 # pair (docs/field-notes: mixing in the multiarch libc.so.6 hangs fork/threads).
-args=()
+args=(); failed=0
 for model in $models; do
     tag=$(printf '%s' "$model" | tr ',=' '__')
-    QEMU_CPU=$model "$qemu" -L "$sysroot" -E LD_LIBRARY_PATH="$sysroot/lib" \
+    rm -f "$out/counts-$tag.txt"
+    if QEMU_CPU=$model "$qemu" -L "$sysroot" -E LD_LIBRARY_PATH="$sysroot/lib" \
         -plugin "$plugin,out=$out/counts-$tag.txt" \
         "$out/count" --dists "$dists" --draws "$draws" "${funcs[@]}" > "$out/map-$tag.txt"
-    args+=("$model" "$out/map-$tag.txt" "$out/counts-$tag.txt")
+    then
+        args+=("$model" "$out/map-$tag.txt" "$out/counts-$tag.txt")
+    else
+        echo "run.sh: count failed under QEMU_CPU=$model (exit $?); model left out" >&2
+        failed=1
+    fi
 done
+[ ${#args[@]} -gt 0 ] || exit 1
 
 # 4. the tables
 python3 "$here/table.py" "${tabopt[@]}" "${args[@]}"
+exit $failed
