@@ -82,7 +82,7 @@ static void test_cortex_a53(void **state)
     struct fc_a64_cpu c = cpu(BASE, 0, MIDR_A53, 4, 0, 0);
     struct fc_decision d = decide(c);
     expect_all(&d, "simd");
-    expect_zva(&d, 64, 256);
+    expect_zva(&d, 64, 512);
     assert_string_equal(fc_a64_core(&c), "Cortex-A53");
     assert_non_null(strstr(d.why[FC_MEMCPY], "Cortex-A53"));
     assert_false(usable(&c, FC_MEMCPY, "sve"));
@@ -97,7 +97,7 @@ static void test_cortex_a72(void **state)
     struct fc_a64_cpu c = cpu(BASE, 0, MIDR_A72, 4, 0, 0);
     struct fc_decision d = decide(c);
     expect_all(&d, "simd");
-    expect_zva(&d, 64, 256);
+    expect_zva(&d, 64, 512);
     assert_string_equal(fc_a64_core(&c), "Cortex-A72");
 }
 
@@ -107,7 +107,7 @@ static void test_neoverse_n1(void **state)
     struct fc_a64_cpu c = cpu(BASE, 0, MIDR_N1, 4, 0, FC_A64_KVER(6, 1, 0));
     struct fc_decision d = decide(c);
     expect_all(&d, "simd");
-    expect_zva(&d, 64, 256);
+    expect_zva(&d, 64, 512);
     assert_string_equal(fc_a64_core(&c), "Neoverse N1");
 }
 
@@ -233,7 +233,7 @@ static void test_no_asimd(void **state)
     struct fc_a64_cpu c = cpu(FC_A64_HWCAP_CPUID, 0, MIDR_A53, 4, 0, 0);
     struct fc_decision d = decide(c);
     expect_all(&d, "ldp_stp");
-    expect_zva(&d, 64, 256); /* DC ZVA is not a SIMD instruction */
+    expect_zva(&d, 64, 512); /* DC ZVA is not a SIMD instruction */
     assert_false(usable(&c, FC_MEMCPY, "simd"));
     d = decide(cpu(0, 0, 0, 4, 0, 0));
     expect_all(&d, "ldp_stp");

@@ -6,13 +6,16 @@
  * z16-z23 are used (z8-z15 hold callee-saved d8-d15 in their low bits).
  *
  * Size classes (n = count, V = VL in bytes):
- *   0..2V      predicated: two whilelo predicates cover bytes [0, V) and [V, 2V)
- *              of the request, so every size up to 2V (32 bytes at 128-bit SVE,
- *              128 at 512-bit) is one load/store pair with no size branch;
- *              inactive lanes are not accessed, so nothing outside the buffers is
- *              touched and n == 0 touches nothing.
+ *   0..2V-1    predicated: two whilelo predicates cover bytes [0, V) and [V, 2V)
+ *              of the request, so every size below 2V (32 bytes at 128-bit SVE,
+ *              128 at 512-bit) is one load/store pair with no size branch (the
+ *              second whilelo's flags say whether its last lane is active, so not
+ *              even a compare); inactive lanes are not accessed, so nothing
+ *              outside the buffers is touched and n == 0 touches nothing.
  *   2V..4V     first and last 2 vectors (unpredicated ldr/str z)
- *   4V..8V     first and last 4 vectors
+ *   4V..6V     first and last 3 vectors (at 512 bits this is 257..384 bytes,
+ *              where the Google fleet's "A" memcpy mix puts 32% of its calls)
+ *   6V..8V     first and last 4 vectors
  *   8V..16V    first and last 8 vectors (16 registers)
  *   > 16V      8-vector blocks in a software-pipelined loop (each register stored,
  *              then reloaded with the next block), the last 8 vectors loaded from
@@ -40,10 +43,9 @@
 
 ENTRY(fc_memmove_a64_sve)
     cntb    vlen
-    whilelo p0.b, xzr, count
     whilelo p1.b, vlen, count
-    cmp     count, vlen, lsl 1
-    b.hi    .Lmore
+    b.last  .Lmore                 /* p1's last lane active: n >= 2V */
+    whilelo p0.b, xzr, count
     ld1b    z0.b, p0/z, [src]
     ld1b    z1.b, p1/z, [src, #1, mul vl]
     st1b    z0.b, p0, [dstin]
@@ -66,6 +68,24 @@ ENTRY(fc_memmove_a64_sve)
     ret
 
 .Lgt4:
+    add     tmp, vlen, vlen, lsl 1 /* 3V */
+    cmp     count, tmp, lsl 1
+    b.hi    .Lgt6
+    ldr     z0, [src]
+    ldr     z1, [src, #1, mul vl]
+    ldr     z2, [src, #2, mul vl]
+    ldr     z3, [srcend, #-3, mul vl]
+    ldr     z4, [srcend, #-2, mul vl]
+    ldr     z5, [srcend, #-1, mul vl]
+    str     z0, [dstin]
+    str     z1, [dstin, #1, mul vl]
+    str     z2, [dstin, #2, mul vl]
+    str     z3, [dstend, #-3, mul vl]
+    str     z4, [dstend, #-2, mul vl]
+    str     z5, [dstend, #-1, mul vl]
+    ret
+
+.Lgt6:
     cmp     count, vlen, lsl 3
     b.hi    .Lgt8
     ldr     z0, [src]

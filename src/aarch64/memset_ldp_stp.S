@@ -66,8 +66,7 @@ ENTRY(fc_memset_a64_ldp_stp)
     ldr     x10, [x9, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
     cmp     count, x10
     b.lo    .Lstores
-    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE]
-    cbz     x11, .Lstores
+    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE] /* 0: all stores there */
     b       fc_a64_zero_zva
 .Lstores:
     sub     dst, dstin, 16         /* block at dst + 16 */

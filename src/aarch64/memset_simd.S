@@ -71,9 +71,8 @@ ENTRY(fc_memset_a64_simd)
     ldr     x10, [x9, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
     cmp     count, x10
     b.lo    .Lstores
-    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE]
-    cbz     x11, .Lstores
-    b       fc_a64_zero_zva
+    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE] /* 0: all stores there */
+    b       fc_a64_zero_zva_q
 .Lstores:
     str     q0, [dstin]
     bic     dst, dstin, 15

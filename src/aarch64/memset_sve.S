@@ -4,13 +4,15 @@
  * each call.  dup z0.b, w1 takes the low byte of c (the unsigned char conversion).
  *
  * Size classes:
- *   0..2V     two whilelo-predicated stores: no size branch (n == 0: both
- *             predicates empty, nothing stored)
+ *   0..2V-1   two whilelo-predicated stores: no size branch, and no compare
+ *             either (the second whilelo's flags tell n >= 2V); n == 0: both
+ *             predicates empty, nothing stored
  *   2V..4V    first and last 2 vectors
  *   4V..8V    first and last 4 vectors
  *   > 8V      zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA
- *             (memset_zva.S); otherwise 4-vector blocks (7 instructions per 4V:
- *             at 512 bits ~1800 per 64 KiB) and the last 4 vectors from the end.
+ *             (memset_zva.S); otherwise 8-vector blocks (11 instructions per 8V:
+ *             at 512 bits ~1410 per 64 KiB; glibc 2.36's A64FX memset: 1680) and
+ *             the last 8 vectors from the end (n > 8V, so they are in the buffer).
  */
 #include "asm.h"
 
@@ -27,10 +29,9 @@
 ENTRY(fc_memset_a64_sve)
     dup     z0.b, valw
     cntb    vlen
-    whilelo p0.b, xzr, count
     whilelo p1.b, vlen, count
-    cmp     count, vlen, lsl 1
-    b.hi    .Lmore
+    b.last  .Lmore                 /* p1's last lane active: n >= 2V */
+    whilelo p0.b, xzr, count
     st1b    z0.b, p0, [dstin]
     st1b    z0.b, p1, [dstin, #1, mul vl]
     ret
@@ -64,19 +65,26 @@ ENTRY(fc_memset_a64_sve)
     ldr     x10, [x9, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
     cmp     count, x10
     b.lo    .Lstores
-    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE]
-    cbz     x11, .Lstores
-    b       fc_a64_zero_zva
+    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE] /* 0: all stores there */
+    b       fc_a64_zero_zva_q
 .Lstores:
     mov     dst, dstin
-    addvl   lim, dstend, #-4       /* another block needed while dst < end-4V */
+    addvl   lim, dstend, #-8       /* another block needed while dst < end-8V */
 1:  str     z0, [dst]
     str     z0, [dst, #1, mul vl]
     str     z0, [dst, #2, mul vl]
     str     z0, [dst, #3, mul vl]
-    addvl   dst, dst, #4
+    str     z0, [dst, #4, mul vl]
+    str     z0, [dst, #5, mul vl]
+    str     z0, [dst, #6, mul vl]
+    str     z0, [dst, #7, mul vl]
+    addvl   dst, dst, #8
     cmp     dst, lim
     b.lo    1b
+    str     z0, [dstend, #-8, mul vl]
+    str     z0, [dstend, #-7, mul vl]
+    str     z0, [dstend, #-6, mul vl]
+    str     z0, [dstend, #-5, mul vl]
     str     z0, [dstend, #-4, mul vl]
     str     z0, [dstend, #-3, mul vl]
     str     z0, [dstend, #-2, mul vl]

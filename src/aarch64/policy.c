@@ -35,21 +35,26 @@
  * 4 << DCZID_EL0[3:0] bytes; DZP (bit 4) set means DC ZVA raises SIGILL, so then
  * zva_size = 0 and memset never uses it.  The zeroing routine handles any power of
  * two from 64 to 2048 bytes (the largest DCZID can describe); smaller blocks (16,
- * 32 bytes) zero less per instruction than one stp of q registers does, so they
+ * 32 bytes) zero no more per instruction than one stp of q registers does, so they
  * are treated as absent and memset uses stores.
  *
- * The cut-over (zva_threshold) is max(256, 4 x block): 256 B for 64-byte blocks,
- * 1 KiB on A64FX (256), 2 KiB on QEMU's max (512).  Reasoning: DC ZVA zeroes a
- * whole aligned block, so the routine first stores up to block-1 bytes to reach
- * block alignment and stores the tail after the last whole block; with n >= 4
- * blocks at least half of the bytes go through DC ZVA in the worst alignment.  The
- * 256-byte floor for 64-byte blocks follows HotSpot, whose DC ZVA measurements on
- * partners' cores (a large win on two, nothing on the third) ended in a default
- * BlockZeroingLowLimit of 256 B, raised to 4 x block on larger blocks; published
- * arm64 memsets start DC ZVA in the same few-hundred-byte range.  No arm64
- * hardware is available to this project to re-measure (QEMU counts instructions
- * but cannot time a cache-line allocation), so the figure is inherited, not
- * measured here, and overridable: FASTCOPY_ZVA_THRESHOLD.
+ * The cut-over (zva_threshold) is max(512, 4 x block): 512 B for 64- and 128-byte
+ * blocks, 1 KiB on A64FX (256), 2 KiB on QEMU's max (512).  Reasoning: DC ZVA
+ * zeroes a whole aligned block, so the routine first stores up to 64 bytes at each
+ * end and, for blocks over 64 bytes, up to block-64 more to reach alignment; with
+ * n >= 4 blocks at least half of the bytes go through DC ZVA in the worst
+ * alignment.  Below that the win is a line fill avoided per block, against ~25
+ * instructions of set-up: counted under QEMU, the DC ZVA loop executes about the
+ * same instructions per byte as the stp q loop at 64-byte blocks (2.5 vs 3 per 64
+ * bytes), so instruction counts cannot justify it; only the memory system can.
+ * Published choices for 64-byte blocks are 256 B (HotSpot's BlockZeroingLowLimit,
+ * from its DC ZVA measurements on partners' cores: a large win on two, nothing on
+ * the third; raised to 4 x block on larger blocks) and 512 B (the
+ * DC_ZVA_THRESHOLD of ARM's optimized-routines memset); we take the larger, which
+ * keeps at least 7 whole lines per DC ZVA call at any alignment.  No arm64
+ * hardware is available to this project to time it (QEMU counts instructions but
+ * cannot time a cache-line allocation), so the figure is inherited, not measured
+ * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
  */
 #include "variants.h"
 #include "asm.h"
@@ -69,7 +74,7 @@ _Static_assert(__builtin_offsetof(struct fc_tunables, zva_size) == FC_TUN_ZVA_SI
 
 #define ZVA_MIN 64u
 #define ZVA_MAX 2048u
-#define ZVA_FLOOR 256u
+#define ZVA_FLOOR 512u
 
 #define IMPL_ARM 0x41u
 #define IMPL_FUJITSU 0x46u
