@@ -99,22 +99,17 @@ static void test_zva_size_in_use(void **state)
 
 /* Every memset variant that may use DC ZVA, zeroing with the cut-over at its
  * minimum: sizes from 64 to past 4 blocks, start offsets across a whole block,
- * buffers ending at (and starting at) a PROT_NONE page. */
-static void test_zva_zeroing(void **state)
+ * buffers ending at (and starting at) a PROT_NONE page.  z is the block size of
+ * the sweep; fc_tun.zva_size is z (DC ZVA used) or 0 (stores only). */
+static void zva_sweep(size_t z)
 {
-    (void)state;
     const struct fc_variant *v;
     size_t nv = fc_variants(&v);
-    struct fc_tunables saved = fc_tun;
-    size_t z = fc_tun.zva_size;
-    if (z == 0) {
-        print_message("DC ZVA not usable here: nothing to test\n");
-        return;
-    }
     size_t maxn = 4 * z + 200, span = maxn + 2 * z + 128;
     unsigned char *buf = malloc(span);
     struct guarded g;
     assert_int_equal(guarded_alloc(&g, maxn + z), 0);
+    size_t threshold = fc_tun.zva_threshold;
     fc_tun.zva_threshold = 64;
     for (size_t i = 0; i < nv; i++) {
         if (strcmp(v[i].func, "memset") || !v[i].usable ||
@@ -131,16 +126,17 @@ static void test_zva_zeroing(void **state)
                 assert_ptr_equal(r, buf + 64 + off);
                 for (size_t k = 0; k < 64 + off; k++)
                     if (buf[k] != 0x5a)
-                        fail_msg("memset %s zva: n %zu off %zu: byte %zd before clobbered",
-                                 v[i].name, n, off, (ssize_t)k - (ssize_t)(64 + off));
+                        fail_msg("memset %s zva %zu: n %zu off %zu: byte %zd before clobbered",
+                                 v[i].name, fc_tun.zva_size, n, off,
+                                 (ssize_t)k - (ssize_t)(64 + off));
                 for (size_t k = 64 + off; k < 64 + off + n; k++)
                     if (buf[k] != 0)
-                        fail_msg("memset %s zva: n %zu off %zu: byte %zu not zero", v[i].name,
-                                 n, off, k - 64 - off);
+                        fail_msg("memset %s zva %zu: n %zu off %zu: byte %zu not zero",
+                                 v[i].name, fc_tun.zva_size, n, off, k - 64 - off);
                 for (size_t k = 64 + off + n; k < span; k++)
                     if (buf[k] != 0x5a)
-                        fail_msg("memset %s zva: n %zu off %zu: byte %zu after clobbered",
-                                 v[i].name, n, off, k - 64 - off - n);
+                        fail_msg("memset %s zva %zu: n %zu off %zu: byte %zu after clobbered",
+                                 v[i].name, fc_tun.zva_size, n, off, k - 64 - off - n);
             }
             /* flush against the guard pages at both ends */
             unsigned char *t = guarded_tail(&g, n);
@@ -149,10 +145,11 @@ static void test_zva_zeroing(void **state)
             fn(g.body, 0, n);
             for (size_t k = 0; k < n; k++)
                 if (t[k] != 0 || g.body[k] != 0)
-                    fail_msg("memset %s zva guard: n %zu byte %zu not zero", v[i].name, n, k);
+                    fail_msg("memset %s zva %zu guard: n %zu byte %zu not zero", v[i].name,
+                             fc_tun.zva_size, n, k);
         }
-        /* a large one, and the default cut-over restored on the way */
-        fc_tun.zva_threshold = saved.zva_threshold;
+        /* a large one, with the default cut-over */
+        fc_tun.zva_threshold = threshold;
         size_t big = 64 * z + 77;
         unsigned char *b = malloc(big + 256);
         memset(b, 0x5a, big + 256);
@@ -162,9 +159,24 @@ static void test_zva_zeroing(void **state)
         free(b);
         fc_tun.zva_threshold = 64;
     }
-    fc_tun = saved;
+    fc_tun.zva_threshold = threshold;
     guarded_free(&g);
     free(buf);
+}
+
+static void test_zva_zeroing(void **state)
+{
+    (void)state;
+    struct fc_tunables saved = fc_tun;
+    if (fc_tun.zva_size)
+        zva_sweep(fc_tun.zva_size);
+    else
+        print_message("DC ZVA not usable here: stores only\n");
+    /* Block size 0 (DZP set, or a size not handled) with the cut-over still low,
+     * as FASTCOPY_ZVA_THRESHOLD can leave it: the zeroing routine must store. */
+    fc_tun.zva_size = 0;
+    zva_sweep(64);
+    fc_tun = saved;
 }
 
 int main(void)
