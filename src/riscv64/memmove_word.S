@@ -35,32 +35,87 @@
 
     .option push
     .option norelax
+/* Fixed-size code reached by computed jumps from fc_memmove_rv_word below (placed
+ * first so the jumps' offsets are known when they are assembled). */
+    .text
+    .option norvc
+/* ascending bytes, offsets from the ends a4/a5; entered 8n bytes before the end */
+    .irp k, 31,30,29,28,27,26,25,24,23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1
+    lbu     t1, -\k(a4)
+    sb      t1, -\k(a5)
+    .endr
+.Lasc_end:
+    ret
+/* descending bytes, offsets from the starts a1/a0 */
+    .irp k, 30,29,28,27,26,25,24,23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
+    lbu     t1, \k(a1)
+    sb      t1, \k(a0)
+    .endr
+.Ldesc_end:
+    ret
+/* slot n (0..15): pieces of n, all loads then all stores; 64 bytes each */
+    .macro FC_SLOT n
+    .balign 64
+    .if (\n) & 8
+    ld      t0, 0(a1)
+    .endif
+    .if (\n) & 4
+    lwu     t1, ((\n) & 8)(a1)
+    .endif
+    .if (\n) & 2
+    lhu     t2, ((\n) & 12)(a1)
+    .endif
+    .if (\n) & 1
+    lbu     t3, ((\n) & 14)(a1)
+    .endif
+    .if (\n) & 8
+    sd      t0, 0(a0)
+    .endif
+    .if (\n) & 4
+    sw      t1, ((\n) & 8)(a0)
+    .endif
+    .if (\n) & 2
+    sh      t2, ((\n) & 12)(a0)
+    .endif
+    .if (\n) & 1
+    sb      t3, ((\n) & 14)(a0)
+    .endif
+    ret
+    .endm
+    .balign 64
+.Lslots:
+    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+    FC_SLOT \n
+    .endr
+    .option rvc
+
 FC_ENTRY(fc_memmove_rv_word)
     sltiu   t1, a2, 16
     beqz    t1, .Lge16
     or      t0, a0, a1
     andi    t0, t0, 7
     bnez    t0, .Lbytes
-    lla     t3, .Lslots
-    slli    t2, a2, 6
+    slli    t2, a2, 6               /* both 8-aligned: slot n */
+0:  auipc   t3, %pcrel_hi(.Lslots)
     add     t3, t3, t2
-    jr      t3
+    jalr    zero, %pcrel_lo(0b)(t3)
 
-/* ---- byte runs (n <= 31) -------------------------------------------------- */
+/* ---- byte runs (n <= 31): descending unless dst is just below src ---------- */
 .Lbytes:
-    sub     t0, a0, a1
+    sub     t0, a1, a0
     slli    t2, a2, 3
-    bltu    t0, a2, .Lbytes_bwd
+    bltu    t0, a2, .Lbytes_asc     /* 0 <= src - dst < n: ascending */
+.Lbytes_desc:                       /* a1/a0 = src/dst starts, t2 = 8n */
+1:  auipc   t3, %pcrel_hi(.Ldesc_end)
+    sub     t3, t3, t2
+    jalr    zero, %pcrel_lo(1b)(t3)
+.Lbytes_asc:
     add     a4, a1, a2
     add     a5, a0, a2
-.Lbytes_fwd:                        /* a4/a5 = src/dst ends, t2 = 8n: ascending */
-    lla     t3, .Lfwd_end
+.Lbytes_fwd:                        /* a4/a5 = src/dst ends, t2 = 8n */
+2:  auipc   t3, %pcrel_hi(.Lasc_end)
     sub     t3, t3, t2
-    jr      t3
-.Lbytes_bwd:                        /* a1/a0 = src/dst starts, t2 = 8n: descending */
-    lla     t3, .Lbwd_end
-    sub     t3, t3, t2
-    jr      t3
+    jalr    zero, %pcrel_lo(2b)(t3)
 
 /* ---- n >= 16 -------------------------------------------------------------- */
 .Lge16:
@@ -494,59 +549,10 @@ FC_ENTRY(fc_memmove_rv_word)
     add     t2, a4, t0
     sub     t2, t2, a1              /* bytes left, from src/dst starts: < 16 */
     slli    t2, t2, 3
-    j       .Lbytes_bwd
+    j       .Lbytes_desc
 
-/* ---- fixed-size code: slots and byte runs --------------------------------- */
+/* ---- fixed-size code: the shift heads ---------------------------------- */
     .option norvc
-/* slot n (0..15): pieces of n, all loads then all stores; 64 bytes each */
-    .macro FC_SLOT n
-    .balign 64
-    .if (\n) & 8
-    ld      t0, 0(a1)
-    .endif
-    .if (\n) & 4
-    lwu     t1, ((\n) & 8)(a1)
-    .endif
-    .if (\n) & 2
-    lhu     t2, ((\n) & 12)(a1)
-    .endif
-    .if (\n) & 1
-    lbu     t3, ((\n) & 14)(a1)
-    .endif
-    .if (\n) & 8
-    sd      t0, 0(a0)
-    .endif
-    .if (\n) & 4
-    sw      t1, ((\n) & 8)(a0)
-    .endif
-    .if (\n) & 2
-    sh      t2, ((\n) & 12)(a0)
-    .endif
-    .if (\n) & 1
-    sb      t3, ((\n) & 14)(a0)
-    .endif
-    ret
-    .endm
-    .balign 64
-.Lslots:
-    .irp n, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
-    FC_SLOT \n
-    .endr
-
-/* ascending bytes, offsets from the ends a4/a5; entered 8n bytes before the end */
-    .irp k, 31,30,29,28,27,26,25,24,23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1
-    lbu     t1, -\k(a4)
-    sb      t1, -\k(a5)
-    .endr
-.Lfwd_end:
-    ret
-/* descending bytes, offsets from the starts a1/a0 */
-    .irp k, 30,29,28,27,26,25,24,23,22,21,20,19,18,17,16,15,14,13,12,11,10,9,8,7,6,5,4,3,2,1,0
-    lbu     t1, \k(a1)
-    sb      t1, \k(a0)
-    .endr
-.Lbwd_end:
-    ret
 /* shift heads (<= 7 bytes), returning through t6: ascending below a1/a3 ... */
     .irp k, 7,6,5,4,3,2,1
     lbu     t1, -\k(a1)
