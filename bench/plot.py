@@ -96,7 +96,9 @@ def label_of(impl, func, sel):
 def plot_sizes(rows, outdir, prefix, label, sel):
     out = []
     for func in FUNCS:
-        panels = [('sizes', 'hot, aligned'), ('misal', 'hot, misaligned (src+1, dst+3)')]
+        panels = [('sizes', 'hot, aligned'),
+                  ('misal', 'hot, misaligned (%s)' % ('dst+3' if func == 'memset'
+                                                      else 'src+1, dst+3'))]
         have = [(g, t) for g, t in panels
                 if any(r['func'] == func and r['group'] == g for r in rows)]
         if not have:
@@ -153,7 +155,10 @@ def plot_mix(rows, outdir, prefix, label, sel):
         return []
     fig, axes = plt.subplots(len(funcs), 1, figsize=(12, 3.9 * len(funcs)), squeeze=False)
     for ax, func in zip(axes[:, 0], funcs):
-        sub = [r for r in rows if r['func'] == func and r['group'] == 'mix']
+        # The fleet mixes only: the synthetic Uniform384To4096 (about 10x more bytes per
+        # call) would flatten them; it stays in the table and the CSV.
+        sub = [r for r in rows if r['func'] == func and r['group'] == 'mix'
+               and 'Uniform' not in r['case']]
         cats = []
         for r in sub:
             k = r['case'].split('/', 2)[2]
@@ -161,7 +166,7 @@ def plot_mix(rows, outdir, prefix, label, sel):
                 cats.append(k)
         val = {(r['case'].split('/', 2)[2], r['impl']): r['median_ns'] for r in sub}
         plot_bars(ax, cats, impl_order(sub), lambda c, i: val.get((c, i), math.nan),
-                  '%s: fleet size mixes (sizes drawn from each file, random offsets)' % func,
+                  '%s: fleet size mixes (65536 calls drawn from each file, random offsets)' % func,
                   'ns per call, lower is better', func, sel)
         ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.0, 1.0))
     fig.suptitle(label, fontsize=9)
@@ -224,7 +229,8 @@ def plot_levels(rows, outdir, prefix, label, sel):
             val[(k, r['impl'])] = r['size'] / r['median_ns'] if r['median_ns'] > 0 else math.nan
         plot_bars(ax, cats, impl_order(sub), lambda c, i: val.get((c, i), math.nan),
                   '%s: working sets (hot) and cold copies (region 4x L3)' % func,
-                  'GB/s, higher is better', func, sel)
+                  'GB/s (log), higher is better', func, sel)
+        ax.set_yscale('log')
         ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.0, 1.0))
     fig.suptitle(label, fontsize=9)
     fig.tight_layout()
@@ -234,55 +240,80 @@ def plot_levels(rows, outdir, prefix, label, sel):
     return [path]
 
 
-def verdict_mark(v):
-    return {'faster': 'faster', 'slower': 'slower'}.get(v, 'no difference proven')
+def fmt_ns(v):
+    if v != v:
+        return '-'
+    if v < 100:
+        return '%.2f' % v
+    if v < 10000:
+        return '%.0f' % v
+    if v < 1e6:
+        return '%.1f us' % (v / 1e3) if v < 1e5 else '%.0f us' % (v / 1e3)
+    return '%.2f ms' % (v / 1e6)
+
+
+def cell(by, case):
+    a, b = by.get((case, 'libc')), by.get((case, 'auto'))
+    if not a or not b:
+        return ''
+    mark = {'faster': '+', 'slower': '-'}.get(b['verdict'], '~')
+    return '%s → %s (**%.2fx**%s)' % (fmt_ns(a['median_ns']), fmt_ns(b['median_ns']),
+                                      b['speedup'], mark)
 
 
 def summary(rows, outdir, prefix, label, sel):
     by = {(r['case'], r['impl']): r for r in rows}
-    lines = ['Measured on %s. `auto` = what libfastcopy selects here '
-             '(memcpy/memmove: %s, memset: %s). Speedup = glibc time / fastcopy time '
-             '(medians; > 1 is faster); verdict from a 95%% Student t interval of the '
-             'difference of the means.' % (label, sel.get('memcpy', '?'),
-                                            sel.get('memset', '?')), '',
-             '| case | bytes/call | glibc ns | fastcopy ns | speedup | verdict |',
-             '|---|---:|---:|---:|---:|---|']
-
-    def row(case):
-        a, b = by.get((case, 'libc')), by.get((case, 'auto'))
-        if not a or not b:
-            return
-        lines.append('| `%s` | %d | %.2f | %.2f | %.2fx | %s |' % (
-            case, b['size'], a['median_ns'], b['median_ns'], b['speedup'],
-            verdict_mark(b['verdict'])))
-
     cases = []
     for r in rows:
         if r['case'] not in cases:
             cases.append(r['case'])
-    want_sizes = {16, 64, 256, 1024, 4096, 65536, 1 << 20, 16 << 20, 256 << 20}
-    for func in FUNCS:
-        for c in cases:
-            if not c.startswith(func + '/'):
-                continue
-            g, key = c.split('/', 2)[1:]
-            size = by.get((c, 'libc'), {}).get('size', -1)
-            if g == 'mix' or (g == 'sizes' and size in want_sizes) or \
-               (g == 'misal' and size in (64, 256, 4096)) or \
-               (g == 'dist' and key in ('d=1', 'd=63', 'd=4095', 'd=4097')) or \
-               (g == 'cold' and size in (1024, 65536)) or g == 'ws' or \
-               (g == 'overlap' and key in ('fwd/4096', 'bwd/4096')):
-                row(c)
-    # Geometric means over the mixes.
-    lines.append('')
-    for func in FUNCS:
-        sp = [by[(c, 'auto')]['speedup'] for c in cases
-              if c.startswith(func + '/mix/') and (c, 'auto') in by and
-              by[(c, 'auto')]['speedup'] == by[(c, 'auto')]['speedup']]
-        if sp:
-            g = math.exp(sum(math.log(x) for x in sp) / len(sp))
-            lines.append('- %s, geometric mean speedup over its %d size mixes: %.2fx'
-                         % (func, len(sp), g))
+    lines = ['`auto` = what libfastcopy selects here (memcpy and memmove: `%s`, memset: `%s`). '
+             'Cells: glibc median → libfastcopy median per call (ns unless marked), and the '
+             'speedup (glibc time / libfastcopy time; above 1 is faster); `+`/`-`: the 95%% '
+             'Student t interval of the difference excludes zero, `~`: no difference proven.'
+             % (sel.get('memcpy', '?'), sel.get('memset', '?')), '']
+    # 1. The fleet mixes, one row per file.
+    mixes = []
+    for c in cases:
+        if '/mix/' in c:
+            k = c.split('/', 2)[2]
+            if k not in mixes:
+                mixes.append(k)
+    if mixes:
+        lines += ['| size mix (mean bytes/call) | memcpy | memmove | memset |',
+                  '|---|---|---|---|']
+        for k in mixes:
+            size = next(by[(c, 'libc')]['size'] for c in cases
+                        if c.endswith('/mix/' + k) and (c, 'libc') in by)
+            lines.append('| %s (%d) | %s |' % (k, size, ' | '.join(
+                cell(by, '%s/mix/%s' % (f, k)) for f in FUNCS)))
+        lines.append('')
+        for func in FUNCS:
+            sp = [by[(c, 'auto')]['speedup'] for c in cases
+                  if c.startswith(func + '/mix/') and 'Uniform' not in c and
+                  (c, 'auto') in by and by[(c, 'auto')]['speedup'] == by[(c, 'auto')]['speedup']]
+            if sp:
+                g = math.exp(sum(math.log(x) for x in sp) / len(sp))
+                lines.append('- %s over its %d fleet mixes: geometric-mean speedup **%.2fx** '
+                             '(range %.2f-%.2fx)' % (func, len(sp), g, min(sp), max(sp)))
+        lines.append('')
+    # 2. The sweep: selected cases, one column per function.
+    keys = ['sizes/16', 'sizes/64', 'sizes/256', 'sizes/1024', 'sizes/4096', 'sizes/65536',
+            'sizes/1048576', 'sizes/16777216', 'sizes/268435456', 'misal/64', 'misal/256',
+            'misal/4096', 'dist/d=1', 'dist/d=63', 'dist/d=4097', 'cold/1024', 'cold/65536',
+            'ws/L1', 'ws/L2', 'ws/L3', 'ws/DRAM', 'overlap/fwd/4096', 'overlap/bwd/4096']
+    present = [k for k in keys if any((f + '/' + k, 'libc') in by for f in FUNCS)]
+    if present:
+        lines += ['| case (bytes/call) | memcpy | memmove | memset |', '|---|---|---|---|']
+        for k in present:
+            size = next(by[(f + '/' + k, 'libc')]['size'] for f in FUNCS
+                        if (f + '/' + k, 'libc') in by)
+            sizes = {by[(f + '/' + k, 'libc')]['size'] for f in FUNCS
+                     if (f + '/' + k, 'libc') in by}
+            what = fmt_size(size) if len(sizes) == 1 else '%s; memset %s' % (
+                fmt_size(size), fmt_size(by[('memset/' + k, 'libc')]['size']))
+            lines.append('| `%s` (%s) | %s |' % (k, what, ' | '.join(
+                cell(by, '%s/%s' % (f, k)) for f in FUNCS)))
     path = os.path.join(outdir, '%ssummary.md' % prefix)
     with open(path, 'w') as f:
         f.write('\n'.join(lines) + '\n')
