@@ -626,38 +626,54 @@ static int self_test(void)
     }
     /* 4. Live: the system libc against itself ("libc2" = the same functions through a
      *    second table entry), interleaved and shuffled like a real run.  Each case is a
-     *    5% coin toss even when everything is right, so allow one proven difference
-     *    in the set; the ratios must also be close to 1. */
-    fcb_config_default(&st.cfg);
-    st.cfg.libc_twice = 1;
-    st.cfg.impls = "libc2";
-    st.cfg.groups = "sizes,mix";
-    st.cfg.cases = "memcpy/sizes/16,memcpy/sizes/256,memcpy/sizes/4096,memmove/sizes/1024,"
-                   "memset/sizes/64,memset/sizes/8192,memcpy/mix/MemcpyGoogleA,"
-                   "memset/mix/MemsetGoogleA";
-    st.cfg.rounds = 21;
-    st.cfg.sample_us = 200;
-    st.cfg.progress = -1;
-    st.cfg.max_size = 64 * 1024;
-    if (fcb_setup(&st))
-        return 1;
-    run_all();
-    analyse();
-    int proven = 0, far = 0, n = 0;
-    for (int j = 0; j < st.nitems; j++) {
-        if (strcmp(st.impls[st.items[j].i].name, "libc2"))
-            continue;
-        const struct result *r = &res[j];
-        n++;
-        proven += r->verdict == 1;
-        far += !(r->speedup > 0.8 && r->speedup < 1.25);
-        printf("libc vs libc %-28s ratio %.3f  diff %+.3f ns [%+.3f, %+.3f]: %s\n",
-               st.cases[st.items[j].c].name, r->speedup, r->diff, r->lo, r->hi,
-               verdict_str(r));
+     *    5% coin toss even when everything is right, and more on a loaded machine
+     *    (slow phases give heavy tails), so a case that shows a "difference" is run
+     *    again, up to 3 attempts in all: a real difference would show every time.
+     *    A case passes with "no difference proven" and a ratio within 0.8..1.25. */
+    static char todo[1024] =
+        "memcpy/sizes/16,memcpy/sizes/256,memcpy/sizes/4096,memmove/sizes/1024,"
+        "memset/sizes/64,memset/sizes/8192,memcpy/mix/MemcpyGoogleA,"
+        "memset/mix/MemsetGoogleA";
+    int attempt;
+    for (attempt = 1; attempt <= 3 && todo[0]; attempt++) {
+        static char again[1024];
+        again[0] = 0;
+        memset(&st, 0, sizeof st);
+        fcb_config_default(&st.cfg);
+        st.cfg.libc_twice = 1;
+        st.cfg.impls = "libc2";
+        st.cfg.groups = "sizes,mix";
+        st.cfg.cases = todo;
+        st.cfg.rounds = 21;
+        st.cfg.sample_us = 200;
+        st.cfg.progress = -1;
+        st.cfg.max_size = 64 * 1024;
+        st.cfg.mix_ops = 16384;
+        if (fcb_setup(&st))
+            return 1;
+        run_all();
+        analyse();
+        for (int j = 0; j < st.nitems; j++) {
+            if (strcmp(st.impls[st.items[j].i].name, "libc2"))
+                continue;
+            const struct result *r = &res[j];
+            const char *name = st.cases[st.items[j].c].name;
+            int ok = r->verdict == 0 && r->speedup > 0.8 && r->speedup < 1.25;
+            printf("libc vs libc %-28s ratio %.3f  diff %+.3f ns [%+.3f, %+.3f]: %s%s\n",
+                   name, r->speedup, r->diff, r->lo, r->hi, verdict_str(r),
+                   ok ? "" : attempt < 3 ? " (again)" : " FAIL");
+            if (!ok) {
+                size_t l = strlen(again);
+                snprintf(again + l, sizeof again - l, "%s%s", l ? "," : "", name);
+            }
+        }
+        fcb_teardown(&st);
+        free(res);
+        res = NULL;
+        strcpy(todo, again);
     }
-    if (n < 6 || proven > 1 || far) {
-        printf("FAIL libc vs libc: %d of %d cases 'difference proven', %d ratios off\n",
-               proven, n, far);
+    if (todo[0]) {
+        printf("FAIL libc vs libc: a difference in 3 attempts out of 3: %s\n", todo);
         bad++;
     }
     printf("%s\n", bad ? "self-test FAILED" : "self-test passed");
