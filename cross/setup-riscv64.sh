@@ -52,6 +52,7 @@ fi
 if [ ! -f subprojects/cmocka/src/cmocka.c ]; then
     tmp=$(mktemp -d)
     chmod 755 "$tmp"   # apt downloads as _apt
+    [ "$(id -u)" != 0 ] || chown _apt "$tmp" 2>/dev/null || true
     (cd "$tmp" && apt-get source -qq cmocka >/dev/null)
     rm -rf subprojects/cmocka
     mv "$(ls -d "$tmp"/cmocka-*/ | head -n 1)" subprojects/cmocka
