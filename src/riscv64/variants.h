@@ -9,7 +9,7 @@
  *   word       aligned 8-byte words when src and dst share alignment, otherwise the
  *              shift-merging copy (aligned loads merged with srl/sll/or); never a
  *              misaligned access.  One entry because the choice depends on each
- *              call's pointers, not on the CPU (memmove_word.S, memmove_shift.S)
+ *              call's pointers, not on the CPU (memmove_word.S)
  *   unaligned  plain misaligned 8-byte accesses: only where hwprobe says FAST
  *   rvv        RVV 1.0 vle8/vse8 at LMUL 8: where HWCAP has V and prctl allows it
  *   memset: generic, word (aligned word stores), cboz (word + cbo.zero of whole
