@@ -62,7 +62,8 @@ const char *fc_selected(const char *func);
  * Overlapping buffers: without a fault the result is fc_memmove's; after a fault r
  * is exact but the overlapping bytes of dst are unspecified.
  *
- * Faults are caught only when they hit the current checked copy's pages, on the
+ * Faults are caught only when they hit the current checked copy's pages (or carry
+ * no usable address, as x86-64's #GP on a non-canonical address does), on the
  * calling thread, and come from the kernel: raise()/kill()/sigqueue() of SIGSEGV or
  * SIGBUS are never swallowed.  Every other SIGSEGV/SIGBUS goes to the disposition
  * that was installed before ours: a handler is called with the same siginfo and

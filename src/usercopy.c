@@ -200,7 +200,10 @@ static void uc_handler(int sig, siginfo_t *si, void *ctx)
 
     if (r && si && !uc_is_sent(si)) {
         uintptr_t a = UC_ADDR(si->si_addr);
-        int nonaddr = sig == SIGSEGV && si->si_code == SI_KERNEL;
+        /* Faults without a usable address count as faults of the copy in progress:
+         * x86-64 reports a non-canonical address as #GP (SI_KERNEL, address 0), and
+         * QEMU user mode reports address 0 for one outside the guest's space. */
+        int nonaddr = (sig == SIGSEGV && si->si_code == SI_KERNEL) || a == 0;
         if (nonaddr || uc_in(r, a)) {
             r->fault_addr = a;
             r->fault_known = !nonaddr;
