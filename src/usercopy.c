@@ -109,6 +109,18 @@ static int uc_is_sent(const siginfo_t *si)
     return si == 0 || si->si_code <= 0;
 }
 
+/* A signal that does not come back when the handler returns: a sent one, or the
+ * kernel's asynchronous machine-check notice (SIGBUS BUS_MCEERR_AO). */
+static int uc_no_refault(int sig, const siginfo_t *si)
+{
+#ifdef BUS_MCEERR_AO
+    if (sig == SIGBUS && si && si->si_code == BUS_MCEERR_AO)
+        return 1;
+#endif
+    (void)sig;
+    return uc_is_sent(si);
+}
+
 /* The default action: for a fault, restore SIG_DFL and return, so the instruction
  * faults again and the kernel kills the process with this signal (and a core); a
  * sent signal does not come back by itself, so raise it again. */
@@ -119,7 +131,7 @@ static void uc_default(int sig, const siginfo_t *si)
     dfl.sa_handler = SIG_DFL;
     sigemptyset(&dfl.sa_mask);
     sigaction(sig, &dfl, 0);
-    if (uc_is_sent(si))
+    if (uc_no_refault(sig, si))
         raise(sig);
 }
 
@@ -129,7 +141,7 @@ static void uc_call(int sig, siginfo_t *si, void *ctx, struct sigaction *sa)
     if (!(sa->sa_flags & SA_SIGINFO) && h == SIG_IGN) {
         /* The kernel never ignores a fault (it forces the default action), but
          * does ignore a sent SIGSEGV/SIGBUS. */
-        if (!uc_is_sent(si))
+        if (!uc_no_refault(sig, si))
             uc_default(sig, si);
         return;
     }
@@ -168,7 +180,7 @@ static void uc_chain(int sig, siginfo_t *si, void *ctx)
     char here;
     int level = 0, idx;
 
-    if (si && saved.info == si && (const void *)&here < saved.frame)
+    if (si && saved.info == si && (uintptr_t)&here < (uintptr_t)saved.frame)
         level = saved.level + 1;
     uc_chain_st.info = si;
     uc_chain_st.frame = &here;
@@ -198,7 +210,7 @@ static void uc_handler(int sig, siginfo_t *si, void *ctx)
     int saved_errno = errno;
     struct uc_rec *r = uc_cur;
 
-    if (r && si && !uc_is_sent(si)) {
+    if (r && si && !uc_no_refault(sig, si)) {
         uintptr_t a = UC_ADDR(si->si_addr);
         /* Faults without a usable address count as faults of the copy in progress:
          * x86-64 reports a non-canonical address as #GP (SI_KERNEL, address 0), and

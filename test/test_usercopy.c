@@ -1019,6 +1019,23 @@ static void child_replaced_chaining(void *arg)
     _exit(10);
 }
 
+/* A later handler without SA_NODEFER chains checked-copy faults to us: it runs with
+ * SIGSEGV blocked, and our jump back must not leave it blocked. */
+static void child_chained_mask(void *arg)
+{
+    (void)arg;
+    expect_caught();
+    install(SIGSEGV, later_chaining, NULL, 0, &later_prev);
+    for (int i = 0; i < 3; i++) {
+        expect_caught();
+        sigset_t cur;
+        CHECK(sigprocmask(SIG_SETMASK, NULL, &cur) == 0);
+        CHECK(!sigismember(&cur, SIGSEGV));
+        CHECK(!sigismember(&cur, SIGUSR1));   /* its sa_mask is not left behind either */
+    }
+    CHECK(later_calls == 6);
+}
+
 static void child_rearm(void *arg)
 {
     (void)arg;
@@ -1066,6 +1083,7 @@ static void test_handler_replaced_after_ours(void **state)
     rearm = 1;
     expect_signal(run_child(child_replaced_chaining, &rearm), SIGSEGV);
     expect_exit(run_child(child_rearm, NULL), 0);
+    expect_exit(run_child(child_chained_mask, NULL), 0);
 }
 
 static void test_sigsegv_blocked(void **state)
