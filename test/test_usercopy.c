@@ -516,8 +516,11 @@ static void child_nested(void *arg)
     struct itimerval it = {{0, period}, {0, period}};
     CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0);
 
+    /* At least `iters` copies, and on until 50 ticks came in during one (a fast
+     * machine finishes the copies within a few timer periods). */
     long iters = quick ? 2000 : 10000;
-    for (long i = 0; i < iters; i++) {
+    for (long i = 0; i < iters || (nest_ticks_in_copy < 50 && nest_ticks < nest_max_ticks &&
+                                   i < 1000 * iters); i++) {
         size_t n = 1 + (size_t)(i % 3000), have = (size_t)(i * 7 % 3100) % (n + 1);
         size_t r;
         nest_in_copy = 1;
