@@ -83,8 +83,8 @@ const char *fc_selected(const char *func);
  * fc_copy_user/fc_clear_user call, or earlier by fc_user_arm().  A handler the
  * program installs after that replaces ours: faults in checked copies then go to
  * that handler; if it chains to the handler it replaced (calls ours with its
- * siginfo and context, as ASan, Breakpad or the JVM do), checked copies keep
- * working; if not, they are not caught and the program's handler decides (with
+ * siginfo and context, as signal-chaining runtimes and crash handlers do), checked
+ * copies keep working; if not, they are not caught and the program's handler decides (with
  * SIG_DFL the process dies).  Call fc_user_arm() after installing your own
  * handlers to re-arm: ours is installed again and chains to yours.  A handler of
  * yours that calls ours back for a foreign fault does not loop: the second time
