@@ -4,8 +4,10 @@
  *
  * Assumptions: AVX-512F/BW/VL enabled by the OS, BMI2.
  * Size classes:
- *   0..64      one byte-masked 64-byte store (masked-out bytes are not touched)
- *   65..128    first and last 64 bytes
+ *   0..128     two byte-masked 64-byte stores, no size branch (masked-out bytes
+ *              are not touched): the fleet's memset sizes are mostly below 128 B
+ *              and vary call to call, so a mispredicted size ladder is what they
+ *              cost
  *   129..256   two from each end
  *   257..512   four from each end
  *   > 512      first vector unaligned, then four 64-byte-aligned stores per
@@ -28,20 +30,23 @@
 fc_memset_avx512:
         movq    %rdi, %rax
         vpbroadcastb %esi, %zmm16
-        cmpq    $64, %rdx
-        ja      .Lmore_64
-        movq    $-1, %rcx
-        bzhiq   %rdx, %rcx, %rcx
-        kmovq   %rcx, %k1
-        vmovdqu8 %zmm16, (%rdi){%k1}
-        ret
-
-        .p2align 4
-.Lmore_64:
         cmpq    $128, %rdx
         ja      .Lmore_128
-        vmovdqu64 %zmm16, (%rdi)
-        vmovdqu64 %zmm16, -64(%rdi,%rdx)
+        /* 0..128 without a size branch: masks for bytes [0, min(n,64)) and
+         * [64, n); bzhi keeps all 64 bits for an index >= 64, so the second index
+         * is clamped to 0 when n < 64.  A store with an empty mask touches
+         * nothing. */
+        leaq    -64(%rdx), %r8
+        xorl    %r9d, %r9d
+        cmpq    $64, %rdx
+        cmovbq  %r9, %r8
+        movq    $-1, %rcx
+        bzhiq   %rdx, %rcx, %r9
+        bzhiq   %r8, %rcx, %rcx
+        kmovq   %r9, %k1
+        kmovq   %rcx, %k2
+        vmovdqu8 %zmm16, (%rdi){%k1}
+        vmovdqu8 %zmm16, 64(%rdi){%k2}
         ret
 
         .p2align 4
