@@ -1,5 +1,5 @@
 #!/bin/sh
-# preload_programs.sh LIB - runs real programs with and without LD_PRELOAD=LIB and
+# preload_programs.sh LIB [trampoline|ifunc] - runs real programs with and without LD_PRELOAD=LIB and
 # compares their outputs byte for byte; proves the interposition happened with
 # LD_DEBUG=bindings.  Prints "N passed, N failed".
 set -u
@@ -23,6 +23,19 @@ done
 if cat "$W"/bind.* | grep -q "binding file /.*libz.so.* to $LIB .*symbol \`mem"; then
   ok "libz (loaded by python3) binds to the library"
 else bad "libz does not bind mem* to the library"; fi
+
+# Preloading must not add a single line to stderr.  Programs whose libraries were
+# linked with -z now (libselinux under ls, libtinfo under bash, libzstd under as)
+# made glibc 2.36 print "Relink ... for IFUNC symbol" while the exported names were
+# IFUNC symbols themselves (src/exports.c).
+# (-Ddropin_ifunc=true brings that back, knowingly: then this check is skipped.)
+if [ "${2:-trampoline}" != ifunc ]; then
+  for cmd in "ls /" "bash -c true" "as --version" "python3 -c pass"; do
+    $cmd > /dev/null 2> "$W/err.want"
+    pre $cmd > /dev/null 2> "$W/err.got"
+    same "stderr unchanged: $cmd" "$W/err.want" "$W/err.got"
+  done
+fi
 
 # 2. python3 doing bulk bytes work.
 cat > "$W/bulk.py" <<'PY'
