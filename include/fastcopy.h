@@ -2,7 +2,7 @@
  *
  * libfastcopy is a drop-in replacement for the C library's memcpy, memmove and
  * memset (plus mempcpy, bzero, bcopy, explicit_bzero and their _FORTIFY_SOURCE
- * "_chk" forms).  Every function is a GNU IFUNC bound once, at load time, to the
+ * "_chk" forms).  Every function is bound once, at load time, by a GNU IFUNC to the
  * variant that suits the CPU.  The names below are the library's own API and are
  * stable.
  */

@@ -1,4 +1,4 @@
-/* exports.c - the drop-in names, each a GNU IFUNC bound at load time.
+/* exports.c - the drop-in names, each bound at load time by a GNU IFUNC.
  *
  * memcpy, memmove and memset resolve straight to the selected kernel.  The other
  * names resolve to a small wrapper around that same kernel, generated per variant
