@@ -189,15 +189,25 @@ static void test_sve_kernel_versions(void **state)
     assert_non_null(strstr(d.why[FC_MEMCPY], "drops"));
 }
 
-/* Vector lengths: every architected one (16..256 bytes) is usable; a probe that
- * reports nonsense disables the SVE variant instead of running it. */
+/* Vector lengths: every architected one (16..256 bytes) is usable; SVE is selected
+ * from 256 bits (at 128 bits q-register pairs move twice the bytes per
+ * instruction); a probe that reports nonsense disables the SVE variant instead of
+ * running it. */
 static void test_sve_vector_lengths(void **state)
 {
     (void)state;
     for (uint32_t vl = 16; vl <= 256; vl += 16) {
-        struct fc_decision d = decide(cpu(SVE, 0, MIDR_QEMU_MAX, 7, vl, FC_A64_KVER(6, 6, 0)));
-        expect_all(&d, "sve");
+        struct fc_a64_cpu c = cpu(SVE, 0, MIDR_QEMU_MAX, 7, vl, FC_A64_KVER(6, 6, 0));
+        struct fc_decision d = decide(c);
+        expect_all(&d, vl >= 32 ? "sve" : "simd");
+        assert_true(usable(&c, FC_MEMCPY, "sve"));
+        if (vl == 16)
+            assert_non_null(strstr(d.why[FC_MEMCPY], "128 bits"));
     }
+    /* A64FX-like core with a 128-bit vector length set by prctl before load:
+     * still SVE (the A64FX rule does not look at the length). */
+    struct fc_decision d = decide(cpu(SVE, 0, MIDR_A64FX, 4, 16, FC_A64_KVER(6, 6, 0)));
+    expect_all(&d, "sve");
     static const uint32_t bad[] = {0, 8, 24, 272, 512};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct fc_a64_cpu c = cpu(SVE, 0, MIDR_QEMU_MAX, 7, bad[i], FC_A64_KVER(6, 6, 0));
@@ -211,7 +221,7 @@ static void test_sve_vector_lengths(void **state)
 static void test_mops(void **state)
 {
     (void)state;
-    struct fc_a64_cpu c = cpu(SVE, FC_A64_HWCAP2_MOPS | FC_A64_HWCAP2_SVE2, MIDR_V1, 4, 16,
+    struct fc_a64_cpu c = cpu(SVE, FC_A64_HWCAP2_MOPS | FC_A64_HWCAP2_SVE2, MIDR_V1, 4, 32,
                               FC_A64_KVER(6, 6, 0));
     struct fc_decision d = decide(c);
     expect_all(&d, "mops");
