@@ -46,6 +46,7 @@ static const struct {
     {"FASTCOPY_REP_MOVSB_STOP", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256},
     {"FASTCOPY_REP_STOSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256},
     {"FASTCOPY_ZVA_THRESHOLD", __builtin_offsetof(struct fc_tunables, zva_threshold), 64},
+    {"FASTCOPY_ALIAS_BACKWARD_STOP", __builtin_offsetof(struct fc_tunables, alias_backward_stop), 0},
 };
 
 /* One diagnostic line on stderr, built without libc. */

@@ -35,6 +35,7 @@
 #define NT_THRESHOLD (fc_tun + 0)
 #define REP_MOVSB_THRESHOLD (fc_tun + 8)
 #define REP_MOVSB_STOP (fc_tun + 16)
+#define ALIAS_BACKWARD_STOP (fc_tun + 56)
 
         .text
         .p2align 6
@@ -131,6 +132,23 @@ fc_memmove_avx512:
         ret
 
 .Lfwd_vec:
+        /* 4K aliasing: when dst sits 0..255 bytes after src modulo 4096, each
+         * forward iteration's loads hit addresses whose low 12 bits match the
+         * stores just made (the core's store-to-load check compares only those
+         * bits), so every load waits for the stores.  Copy backward instead when
+         * that is allowed (src not inside (dst, dst+n): rcx + n does not carry)
+         * and the copy is shorter than fc_tun.alias_backward_stop (L1d/2: past
+         * the L1 the backward loop loses, see the x86 policy).  Measured here at
+         * 768-2048 B, src+1/dst+3: 14.0-22.4 ns forward, 9.8-16.2 backward
+         * (glibc 11.6-17.7; it goes backward too). */
+        testl   $0xf00, %ecx
+        jnz     1f
+        cmpq    ALIAS_BACKWARD_STOP(%rip), %rdx
+        jae     1f
+        movq    %rcx, %r8
+        addq    %rdx, %r8
+        jnc     .Lbackward
+1:
         /* Load the last four vectors; the loop then needs no remainder. */
         vmovdqu64 -256(%rsi,%rdx), %zmm18
         vmovdqu64 -192(%rsi,%rdx), %zmm19
