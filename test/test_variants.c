@@ -307,6 +307,58 @@ static void test_set_large_and_guard(void **state)
     guarded_free(&g);
 }
 
+/* ---- near a page end ---------------------------------------------------------------
+ * Kernels with masked small paths choose other code when a masked access would reach
+ * into the next page (here a guard page): every start in the last 160 bytes of the
+ * page, every size that fits, for dst, src or both there; the page's other bytes are
+ * the redzone. */
+static void test_copy_page_end(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_copy_fn fn = (fc_copy_fn)v->fn;
+    struct guarded gs, gd;
+    assert_int_equal(guarded_alloc(&gs, 4096), 0);
+    assert_int_equal(guarded_alloc(&gd, 4096), 0);
+    unsigned char *src = gs.body + gs.body_len - 4096, *dst = gd.body + gd.body_len - 4096;
+    unsigned char *want = malloc(4096);
+    fill(src, 4096, 7);
+    for (size_t off = 4096 - 160; off < 4096; off++)
+        for (size_t n = 0; off + n <= 4096 && n <= 130; n += quick && n > 8 ? 3 : 1)
+            for (int where = 0; where < 3; where++) {
+                /* 0: both near the end; 1: dst only (src at offset 100); 2: src only */
+                size_t so = where == 1 ? 100 : off, dof = where == 2 ? 100 : off;
+                memset(dst, 0x5a, 4096);
+                memset(want, 0x5a, 4096);
+                memcpy(want + dof, src + so, n);
+                if (fn(dst + dof, src + so, n) != dst + dof)
+                    fail_msg("%s %s: page end: wrong return value", v->func, v->name);
+                check_bytes(dst, want, 4096, "page end", v->name, n, so, dof);
+            }
+    free(want);
+    guarded_free(&gs);
+    guarded_free(&gd);
+}
+
+static void test_set_page_end(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_set_fn fn = (fc_set_fn)v->fn;
+    struct guarded g;
+    assert_int_equal(guarded_alloc(&g, 4096), 0);
+    unsigned char *page = g.body + g.body_len - 4096;
+    for (size_t off = 4096 - 160; off < 4096; off++)
+        for (size_t n = 0; off + n <= 4096 && n <= 260; n++) {
+            memset(page, 0x5a, 4096);
+            if (fn(page + off, 0x3c, n) != page + off)
+                fail_msg("memset %s: page end: wrong return value", v->name);
+            for (size_t i = 0; i < 4096; i++)
+                if (page[i] != (i >= off && i < off + n ? 0x3c : 0x5a))
+                    fail_msg("memset %s: page end: offset %zu size %zu: byte %zu is 0x%02x",
+                             v->name, off, n, i, page[i]);
+        }
+    guarded_free(&g);
+}
+
 /* ---- the list itself -------------------------------------------------------------- */
 
 static void test_variant_list(void **state)
@@ -371,9 +423,9 @@ int main(void)
     const struct fc_variant *v;
     size_t n = fc_variants(&v), k = 0, skipped = 0;
     quick = getenv("FC_TEST_QUICK") && *getenv("FC_TEST_QUICK") == '1';
-    struct CMUnitTest *tests = calloc(n * 6 + 2, sizeof *tests);
+    struct CMUnitTest *tests = calloc(n * 8 + 2, sizeof *tests);
     struct vcase *cases = calloc(n, sizeof *cases);
-    char (*names)[96] = calloc(n * 6, sizeof *names);
+    char (*names)[96] = calloc(n * 8, sizeof *names);
 
     tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_variant_list);
     tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_public_entry_points);
@@ -389,6 +441,7 @@ int main(void)
             {"thresholds", test_copy_thresholds, 0}, {"guard", test_copy_guard, 0},
             {"overlap", test_copy_overlap, 0},   {"sizes", test_set_sizes, 1},
             {"large+guard", test_set_large_and_guard, 1},
+            {"page-end", test_copy_page_end, 0}, {"page-end", test_set_page_end, 1},
         };
         int is_set = !strcmp(v[i].func, "memset");
         for (size_t j = 0; j < sizeof kinds / sizeof kinds[0]; j++) {

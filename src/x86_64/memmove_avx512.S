@@ -13,7 +13,13 @@
  * overlapping buffers give memmove's result and memcpy == memmove):
  *   0..64      one byte-masked 64-byte load and store (masked-out bytes are never
  *              accessed: no fault, no over-read); one compare, no size ladder
- *              (AOCL-LibMem's small-size idea; 77% of SPEC2017 calls are <= 32 B)
+ *              (AOCL-LibMem's small-size idea; 77% of SPEC2017 calls are <= 32 B).
+ *              Not when src or dst lies in the last 63 bytes of a page: a masked
+ *              access reaching into the next page cost 195-245 ns here when that
+ *              page was not mapped (fault-suppression assist), 11-27 ns when it
+ *              was; those calls take a plain overlapping-pair ladder (3 ns).  The
+ *              two checks cost the memcpy mixes ~10-25% of their lead (Q 4.2x ->
+ *              3.1x glibc, A 1.7x -> 1.6x), kept because the cliff is 100x.
  *   65..128    first and last 64 bytes
  *   129..256   first two and last two 64-byte vectors
  *   257..512   first four and last four (straight-line beat the loop here: 4.1
@@ -46,12 +52,72 @@ fc_memmove_avx512:
         movq    %rdi, %rax
         cmpq    $64, %rdx
         ja      .Lmore_64
-        /* 0..64: bzhi keeps the low n bits of the all-ones mask. */
+        /* 0..64: bzhi keeps the low n bits of the all-ones mask.  Not when src
+         * or dst lies in the last 63 bytes of a page: see .Lsmall_page_end. */
+        movl    %esi, %ecx
+        movl    %edi, %r8d
+        andl    $4095, %ecx
+        andl    $4095, %r8d
+        cmpl    $4096 - 64, %ecx
+        ja      .Lsmall_page_end
+        cmpl    $4096 - 64, %r8d
+        ja      .Lsmall_page_end
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx
         kmovq   %rcx, %k1
         vmovdqu8 (%rsi), %zmm16{%k1}{z}
         vmovdqu8 %zmm16, (%rdi){%k1}
+        ret
+
+        /* src or dst within 64 bytes of a page end.  A masked access whose masked-out bytes
+         * reach into the next page costs ~5-25 ns here when that page is present
+         * and ~200-400 ns when it is not (the fault-suppression assist), against
+         * ~2 ns for plain accesses; so plain overlapping pairs, all loads first. */
+        .p2align 4
+.Lsmall_page_end:
+        cmpl    $32, %edx
+        jae     .Lpe_32_64
+        cmpl    $16, %edx
+        jae     .Lpe_16_31
+        cmpl    $8, %edx
+        jae     .Lpe_8_15
+        cmpl    $4, %edx
+        jae     .Lpe_4_7
+        cmpl    $1, %edx
+        ja      .Lpe_2_3
+        jb      1f
+        movzbl  (%rsi), %ecx
+        movb    %cl, (%rdi)
+1:      ret
+.Lpe_2_3:
+        movzwl  (%rsi), %ecx
+        movzbl  -1(%rsi,%rdx), %r8d
+        movw    %cx, (%rdi)
+        movb    %r8b, -1(%rdi,%rdx)
+        ret
+.Lpe_4_7:
+        movl    (%rsi), %ecx
+        movl    -4(%rsi,%rdx), %r8d
+        movl    %ecx, (%rdi)
+        movl    %r8d, -4(%rdi,%rdx)
+        ret
+.Lpe_8_15:
+        movq    (%rsi), %rcx
+        movq    -8(%rsi,%rdx), %r8
+        movq    %rcx, (%rdi)
+        movq    %r8, -8(%rdi,%rdx)
+        ret
+.Lpe_16_31:
+        vmovdqu64 (%rsi), %xmm16
+        vmovdqu64 -16(%rsi,%rdx), %xmm17
+        vmovdqu64 %xmm16, (%rdi)
+        vmovdqu64 %xmm17, -16(%rdi,%rdx)
+        ret
+.Lpe_32_64:
+        vmovdqu64 (%rsi), %ymm16
+        vmovdqu64 -32(%rsi,%rdx), %ymm17
+        vmovdqu64 %ymm16, (%rdi)
+        vmovdqu64 %ymm17, -32(%rdi,%rdx)
         ret
 
         .p2align 4
