@@ -97,7 +97,8 @@ void fcb_config_usage(void)
         "case selection and measurement (both front ends):\n"
         "  --quick             small matrix, 7 rounds: about 10-30 s (CI smoke test)\n"
         "  --func LIST         memcpy,memmove,memset (default: all)\n"
-        "  --group LIST        sizes,misal,dist,cold,ws,overlap,mix,user (default: all)\n"
+        "  --group LIST        sizes,misal,pageend,dist,cold,ws,overlap,mix,\n"
+        "                      user (default: all)\n"
         "  --case LIST         shell patterns on case names, e.g. 'memcpy/mix/*,*/sizes/4096'\n"
         "  --impl LIST         auto,generic,avx2,...,empty,copy_user (libc is always kept:\n"
         "                      it is the baseline)\n"
@@ -411,6 +412,7 @@ struct builder {
     size_t max_size;
     uint64_t rng;
     unsigned char *fault_page;  /* two pages, the second PROT_NONE */
+    unsigned char *end_pages;   /* four pages: src, PROT_NONE, dst, PROT_NONE */
 };
 
 static int func_on(const struct builder *b, int f)
@@ -513,6 +515,36 @@ static void cases_sizes(struct builder *b)
                 fill_one(c, 3, 1, sizes[i]);
         }
     }
+}
+
+/* Small calls whose buffers end where an unmapped page begins (the end of an
+ * mmap'd file, a guard page, a large malloc chunk): masked vector accesses whose
+ * masked-out bytes reach into such a page are correct but can cost 100x. */
+static void cases_pageend(struct builder *b)
+{
+    static const size_t sizes[] = {1, 4, 8, 16, 24, 32, 48, 63, 64, 100, 128};
+    long pg = sysconf(_SC_PAGESIZE);
+    if (!group_on(b, "pageend"))
+        return;
+    if (!b->end_pages) {
+        unsigned char *m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED)
+            return;
+        memset(m, 0x5a, 4 * pg);
+        mprotect(m + pg, pg, PROT_NONE);
+        mprotect(m + 3 * pg, pg, PROT_NONE);
+        b->end_pages = m;
+    }
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            struct fcb_case *c = new_case(b, f, "pageend", sizes[i], 1, "%zu", sizes[i]);
+            if (!c)
+                continue;
+            c->sbase = b->end_pages;
+            c->dbase = b->end_pages + 2 * pg;
+            fill_one(c, (uint32_t)(pg - sizes[i]), (uint32_t)(pg - sizes[i]), sizes[i]);
+        }
 }
 
 /* dst - src distance sweep at 4096 bytes per call.  memmove: dst = src + d, truly
@@ -906,6 +938,7 @@ int fcb_setup(struct fcb_state *st)
         return -1;
     }
     cases_sizes(&b);
+    cases_pageend(&b);
     cases_dist(&b);
     cases_cold(&b);
     cases_ws(&b);

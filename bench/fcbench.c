@@ -101,7 +101,7 @@ static int verify_all(void)
         const struct fcb_impl *im = &st.impls[it->i];
         if (c->nops != 1 || c->fault || (im->flags & FCB_I_EMPTY) ||
             (strcmp(c->group, "sizes") && strcmp(c->group, "misal") &&
-             strcmp(c->group, "user")))
+             strcmp(c->group, "pageend") && strcmp(c->group, "user")))
             continue;
         unsigned char *d = c->dbase + c->ops[0].doff;
         const unsigned char *s = c->sbase + c->ops[0].soff;
@@ -737,7 +737,7 @@ int main(int argc, char **argv)
     if (selftest)
         return self_test();
     if (targets && !st.cfg.groups)
-        st.cfg.groups = "user,sizes,misal,dist,cold,ws,overlap,mix";
+        st.cfg.groups = "user,sizes,misal,pageend,dist,cold,ws,overlap,mix";
     if (fcb_setup(&st))
         return 1;
     if (targets)
