@@ -84,6 +84,14 @@ static void test_zen5(void **s)
     assert_int_equal(d.tun.rep_movsb_threshold, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
     assert_int_equal(d.tun.rep_stosb_threshold, MiB); /* its L2 */
+    /* 4K-aliased forward copies run backward while src + dst fit in the L1d */
+    assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
+    c.l1d_size = 32 * KiB; /* Zen 4's */
+    assert_int_equal(decide(c).tun.alias_backward_stop, 16 * KiB);
+    c.l1d_size = 0; /* not reported: assume 32 KiB */
+    assert_int_equal(decide(c).tun.alias_backward_stop, 16 * KiB);
+    c.l1d_size = 64 * MiB; /* absurd */
+    assert_int_equal(decide(c).tun.alias_backward_stop, 16 * KiB);
 }
 
 static void test_zen3(void **s)
