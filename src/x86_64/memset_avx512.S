@@ -37,18 +37,17 @@ fc_memset_avx512:
         vpbroadcastb %esi, %zmm16
         cmpq    $128, %rdx
         ja      .Lmore_128
+        /* 0..128 without a size branch: masks for bytes [0, min(n,64)) and
+         * [64, n); bzhi keeps all 64 bits for an index >= 64, so the second index
+         * is clamped to 0 when n < 64.  A store with an empty mask writes nothing. */
+        leaq    -64(%rdx), %r8
+        xorl    %r9d, %r9d
+        cmpq    $64, %rdx
+        cmovbq  %r9, %r8                /* lo = max(n - 64, 0) */
         movl    %edi, %ecx
         andl    $4095, %ecx
         cmpl    $4096 - 128, %ecx
         ja      .Lsmall_page_end        /* [dst, dst+128) spans two pages */
-        /* 0..128 without a size branch: masks for bytes [0, min(n,64)) and
-         * [64, n); bzhi keeps all 64 bits for an index >= 64, so the second index
-         * is clamped to 0 when n < 64.  A store with an empty mask touches
-         * nothing. */
-        leaq    -64(%rdx), %r8
-        xorl    %r9d, %r9d
-        cmpq    $64, %rdx
-        cmovbq  %r9, %r8
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %r9
         bzhiq   %r8, %rcx, %rcx
@@ -58,29 +57,26 @@ fc_memset_avx512:
         vmovdqu8 %zmm16, 64(%rdi){%k2}
         ret
 
-        /* dst within 128 bytes of a page end: a masked store whose masked-out
-         * bytes reach into the next page costs ~5-25 ns here when that page is
-         * mapped and ~200-400 ns when it is not (the fault-suppression assist),
-         * against ~2 ns for plain stores; so plain overlapping stores here. */
+        /* dst within 128 bytes of a page end.  A masked store whose masked-out
+         * bytes reach into the next page is correct but cost 7-13 ns here when
+         * that page was mapped and ~420 ns when it was not (the fault-suppression
+         * assist), against ~2 ns mid-page.  So the same two stores are anchored
+         * at dst + n - 128 with masks from the top: [dst + n - 128, dst) stays in
+         * dst's page, as dst is past offset 3968.  Still no size branch. */
         .p2align 4
 .Lsmall_page_end:
-        /* The same two stores anchored at dst + n - 128, masks from the top:
-         * [dst + n - 128, dst) stays in dst's page as dst is past offset 3968. */
-        leaq    -64(%rdx), %r8
-        xorl    %r9d, %r9d
-        cmpq    $64, %rdx
-        cmovbq  %r9, %r8                /* lo = max(n - 64, 0) */
         movl    $64, %r9d
+        cmpq    %r9, %rdx
         cmovbq  %rdx, %r9               /* hi = min(n, 64) */
         movq    $-1, %r10
         movl    $64, %ecx
         subl    %r8d, %ecx
         bzhiq   %rcx, %r10, %rcx
-        notq    %rcx                    /* top lo bits */
+        notq    %rcx                    /* top lo bits: first store */
         movl    $64, %r8d
         subl    %r9d, %r8d
         bzhiq   %r8, %r10, %r8
-        notq    %r8                     /* top hi bits */
+        notq    %r8                     /* top hi bits: second store */
         kmovq   %rcx, %k1
         kmovq   %r8, %k2
         vmovdqu8 %zmm16, -128(%rdi,%rdx){%k1}
