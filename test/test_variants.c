@@ -324,9 +324,13 @@ static void test_copy_page_end(void **state)
     fill(src, 4096, 7);
     for (size_t off = 4096 - 160; off < 4096; off++)
         for (size_t n = 0; off + n <= 4096 && n <= 130; n += quick && n > 8 ? 3 : 1)
-            for (int where = 0; where < 3; where++) {
-                /* 0: both near the end; 1: dst only (src at offset 100); 2: src only */
-                size_t so = where == 1 ? 100 : off, dof = where == 2 ? 100 : off;
+            for (int where = 0; where < 5; where++) {
+                /* 0: both near the end; 1: dst only (src at offset 100); 2: src
+                 * only; 3, 4: the other one at its page's start (a guard page
+                 * before it) */
+                size_t other = where < 3 ? 100 : 0;
+                size_t so = where == 1 || where == 3 ? other : off;
+                size_t dof = where == 2 || where == 4 ? other : off;
                 memset(dst, 0x5a, 4096);
                 memset(want, 0x5a, 4096);
                 memcpy(want + dof, src + so, n);

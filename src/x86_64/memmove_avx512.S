@@ -14,12 +14,16 @@
  *   0..64      one byte-masked 64-byte load and store (masked-out bytes are never
  *              accessed: no fault, no over-read); one compare, no size ladder
  *              (AOCL-LibMem's small-size idea; 77% of SPEC2017 calls are <= 32 B).
- *              Not when src or dst lies in the last 63 bytes of a page: a masked
- *              access reaching into the next page cost 195-245 ns here when that
- *              page was not mapped (fault-suppression assist), 11-27 ns when it
- *              was; those calls take a plain overlapping-pair ladder (3 ns).  The
- *              two checks cost the memcpy mixes ~10-25% of their lead (Q 4.2x ->
- *              3.1x glibc, A 1.7x -> 1.6x), kept because the cliff is 100x.
+ *              No masked-out byte may lie in the next page: a masked access
+ *              reaching into it cost 195-245 ns here when that page was not mapped
+ *              (fault-suppression assist), 11-27 ns when it was, ~2 ns mid-page.
+ *              So when src or dst is in the last 63 bytes of a page, the load and
+ *              store are anchored at the end (src+n-64, dst+n-64, masks from the
+ *              top), unless the other buffer is within 64-n bytes of its page's
+ *              start: then a plain overlapping-pair ladder (rare: ~0.05% of calls
+ *              at uniform offsets).  The ladder alone for all near-end calls (~3%)
+ *              cost the mixes up to a quarter of their lead (Q 2.5x vs 3.4x with
+ *              the anchored form, D 2.1x vs 2.5x, same run).
  *   65..128    first and last 64 bytes
  *   129..256   first two and last two 64-byte vectors
  *   257..512   first four and last four (straight-line beat the loop here: 4.1
@@ -58,10 +62,12 @@ fc_memmove_avx512:
         movl    %edi, %r8d
         andl    $4095, %ecx
         andl    $4095, %r8d
-        cmpl    $4096 - 64, %ecx
-        ja      .Lsmall_page_end
-        cmpl    $4096 - 64, %r8d
-        ja      .Lsmall_page_end
+        movl    %ecx, %r9d
+        cmpl    %ecx, %r8d
+        cmoval  %r8d, %r9d              /* max page offset */
+        cmovbl  %r8d, %ecx              /* min page offset */
+        cmpl    $4096 - 64, %r9d
+        ja      .Lnear_end
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx
         kmovq   %rcx, %k1
@@ -69,11 +75,25 @@ fc_memmove_avx512:
         vmovdqu8 %zmm16, (%rdi){%k1}
         ret
 
-        /* src or dst within 64 bytes of a page end.  A masked access whose masked-out bytes
-         * reach into the next page costs ~5-25 ns here when that page is present
-         * and ~200-400 ns when it is not (the fault-suppression assist), against
-         * ~2 ns for plain accesses; so plain overlapping pairs, all loads first. */
+        /* src or dst within 64 bytes of a page end: anchored at the end, which
+         * stays in each page when min(page offsets) + n >= 64 (the near-end one
+         * is past 4032, so it is never the obstacle unless both are). */
         .p2align 4
+.Lnear_end:
+        leal    (%rcx,%rdx), %ecx
+        cmpl    $64, %ecx
+        jb      .Lsmall_page_end
+        movl    $64, %r10d
+        subl    %edx, %r10d
+        movq    $-1, %r11
+        bzhiq   %r10, %r11, %r11
+        notq    %r11
+        kmovq   %r11, %k1
+        vmovdqu8 -64(%rsi,%rdx), %zmm16{%k1}{z}
+        vmovdqu8 %zmm16, -64(%rdi,%rdx){%k1}
+        ret
+        /* One near a page end, the other near a page start: plain overlapping
+         * pairs, all loads first. */
 .Lsmall_page_end:
         cmpl    $32, %edx
         jae     .Lpe_32_64
