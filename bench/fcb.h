@@ -71,6 +71,7 @@ struct fcb_case {
     int user;           /* user-copy group: only libc, auto and the user impls */
     int fault;          /* every call faults: only the user impls */
     int mix;            /* size mix: the empty impl joins */
+    int readback;       /* read the last byte written after each call (mixread) */
     unsigned char *sbase, *dbase;
     struct fcb_op *ops;
     size_t nops, cursor;

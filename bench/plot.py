@@ -280,14 +280,24 @@ def summary(rows, outdir, prefix, label, sel):
             if k not in mixes:
                 mixes.append(k)
     if mixes:
-        lines += ['| size mix (mean bytes/call) | memcpy | memmove | memset |',
-                  '|---|---|---|---|']
+        # mixread: the same calls, each followed by a read of the last byte written.
+        reads = [f for f in ('memcpy', 'memset')
+                 if any(c.startswith(f + '/mixread/') for c in cases)]
+        lines += ['| size mix (mean bytes/call) | memcpy | memmove | memset |%s' %
+                  ''.join(' %s, then read |' % f for f in reads),
+                  '|---|---|---|---|%s' % ('---|' * len(reads))]
         for k in mixes:
             size = next(by[(c, 'libc')]['size'] for c in cases
                         if c.endswith('/mix/' + k) and (c, 'libc') in by)
             lines.append('| %s (%d) | %s |' % (k, size, ' | '.join(
-                cell(by, '%s/mix/%s' % (f, k)) for f in FUNCS)))
+                [cell(by, '%s/mix/%s' % (f, k)) for f in FUNCS] +
+                [cell(by, '%s/mixread/%s' % (f, k)) for f in reads])))
         lines.append('')
+        if reads:
+            lines += ['"then read": each call followed by a load of the last byte it wrote, '
+                      'as a program that uses the copy at once; such a load waits until the '
+                      'store can forward, and byte-masked stores (`avx512` below 64 bytes, '
+                      '128 for memset) cannot.', '']
         for func in FUNCS:
             sp = [by[(c, 'auto')]['speedup'] for c in cases
                   if c.startswith(func + '/mix/') and 'Uniform' not in c and
