@@ -180,6 +180,7 @@ enum fcb_target_kind {
     FCB_T_RATIO,        /* median(impl) / median(base) <= limit, in every case */
     FCB_T_GEO_RATIO,    /* geometric mean over the cases of that ratio <= limit */
     FCB_T_ABS_NS,       /* median(impl) <= limit ns, in every case */
+    FCB_T_MIN_GBPS,     /* bytes per call / median(impl) >= limit GB/s, in every case */
 };
 struct fcb_target {
     const char *id;         /* short, stable: "usercopy-small" */

@@ -518,13 +518,15 @@ static int eval_targets(FILE *f)
     for (size_t t = 0; t < fcb_ntargets; t++) {
         const struct fcb_target *tg = &fcb_targets[t];
         struct tres *tr = &tres[t];
-        double logsum = 0, worst = -INFINITY;
+        /* worst = the largest value, or the smallest for a GB/s floor */
+        int floor = tg->kind == FCB_T_MIN_GBPS;
+        double logsum = 0, worst = floor ? INFINITY : -INFINITY;
         int n = 0;
         for (int c = 0; c < st.ncases; c++) {
             if (!target_case(tg, &st.cases[c]))
                 continue;
             int a = find_item(c, tg->impl), b = find_item(c, tg->base);
-            if (a < 0 || (tg->kind != FCB_T_ABS_NS && b < 0))
+            if (a < 0 || (tg->kind != FCB_T_ABS_NS && !floor && b < 0))
                 continue;
             double ma = res[a].s.median, mb = b >= 0 ? res[b].s.median : NAN, v;
             /* Is the excess over the limit statistically proven in this case? */
@@ -532,16 +534,19 @@ static int eval_targets(FILE *f)
             if (b >= 0)
                 fcb_compare(st.items[a].ns, st.items[a].nsamples, st.items[b].ns,
                             st.items[b].nsamples, &d, &lo, &hi);
+            double bytes = (double)st.cases[c].size;
             int proven = tg->kind == FCB_T_DIFF_NS ? lo > tg->limit
                          : tg->kind == FCB_T_ABS_NS ? res[a].s.min > tg->limit
-                                                    : lo > (tg->limit - 1) * mb;
+                         : floor ? bytes / res[a].s.min < tg->limit /* even the fastest sample */
+                                 : lo > (tg->limit - 1) * mb;
             switch (tg->kind) {
             case FCB_T_DIFF_NS: v = ma - mb; break;
             case FCB_T_RATIO: v = ma / mb; break;
             case FCB_T_GEO_RATIO: v = ma / mb; logsum += log(v); break;
+            case FCB_T_MIN_GBPS: v = bytes / ma; break;
             default: v = ma; break;
             }
-            if (tg->kind != FCB_T_GEO_RATIO && v > worst) {
+            if (tg->kind != FCB_T_GEO_RATIO && (floor ? v < worst : v > worst)) {
                 worst = v;
                 tr->proven = proven;
                 snprintf(tr->worst_case, sizeof tr->worst_case, "%s", st.cases[c].name);
@@ -554,8 +559,9 @@ static int eval_targets(FILE *f)
             snprintf(tr->worst_case, sizeof tr->worst_case, "geometric mean");
         }
         tr->worst = worst;
-        tr->state = !n ? -1 : worst <= tg->limit;
-        const char *unit = tg->kind == FCB_T_DIFF_NS || tg->kind == FCB_T_ABS_NS ? " ns" : "";
+        tr->state = !n ? -1 : floor ? worst >= tg->limit : worst <= tg->limit;
+        const char *unit = tg->kind == FCB_T_DIFF_NS || tg->kind == FCB_T_ABS_NS ? " ns"
+                           : floor ? " GB/s" : "";
         if (!n)
             fprintf(f, "NOT MEASURED %-18s %s  (%s: no matching cases/impls)\n", tg->id,
                     tg->what, tg->issue);
