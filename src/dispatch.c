@@ -45,6 +45,8 @@ static const struct {
     {"FASTCOPY_REP_MOVSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_movsb_threshold), 256},
     {"FASTCOPY_REP_MOVSB_STOP", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256},
     {"FASTCOPY_REP_STOSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256},
+    {"FASTCOPY_REP_STOSB_STOP", __builtin_offsetof(struct fc_tunables, rep_stosb_stop), 256},
+    {"FASTCOPY_REP_STOSB_RESUME", __builtin_offsetof(struct fc_tunables, rep_stosb_resume), 256},
     {"FASTCOPY_ZVA_THRESHOLD", __builtin_offsetof(struct fc_tunables, zva_threshold), 64},
     {"FASTCOPY_ALIAS_BACKWARD_STOP", __builtin_offsetof(struct fc_tunables, alias_backward_stop), 0},
 };

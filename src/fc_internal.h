@@ -36,13 +36,16 @@ struct fc_tunables {
                                    non-temporal stores (never for overlap) */
     size_t rep_movsb_threshold; /* x86 "erms": rep movsb from this size ... */
     size_t rep_movsb_stop;      /* ... up to (not including) this size */
-    size_t rep_stosb_threshold; /* x86 "erms": rep stosb from this size */
+    size_t rep_stosb_threshold; /* x86 "erms"/"avx512": rep stosb from this size ... */
     size_t zva_threshold;       /* aarch64: DC ZVA zeroing from this size */
     size_t zva_size;            /* aarch64: DC ZVA block size, 0 = not usable */
     size_t cboz_size;           /* riscv64: cbo.zero block size, 0 = not usable */
     size_t alias_backward_stop; /* x86 "avx512": a forward copy whose dst lies 0..255
                                    bytes after src modulo 4096 (4K aliasing) runs
                                    backward when shorter than this (0 = never) */
+    size_t rep_stosb_stop;      /* x86: ... up to (not including) this size, and */
+    size_t rep_stosb_resume;    /* again from this size up to nt_threshold (between
+                                   stop and resume the vector loop) */
 };
 /* memmove_avx512.S reads the x86 fields at fixed offsets. */
 _Static_assert(__builtin_offsetof(struct fc_tunables, nt_threshold) == 0, "fc_tun layout");
@@ -50,6 +53,8 @@ _Static_assert(__builtin_offsetof(struct fc_tunables, rep_movsb_threshold) == 8,
 _Static_assert(__builtin_offsetof(struct fc_tunables, rep_movsb_stop) == 16, "fc_tun layout");
 _Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_threshold) == 24, "fc_tun layout");
 _Static_assert(__builtin_offsetof(struct fc_tunables, alias_backward_stop) == 56, "fc_tun layout");
+_Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_stop) == 64, "fc_tun layout");
+_Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_resume) == 72, "fc_tun layout");
 
 #define FC_WHY_LEN 160
 struct fc_decision {

@@ -71,6 +71,8 @@ static void test_zen4(void **s)
     /* rep movsb and rep stosb closed on Zen 4 */
     assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
     assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
+    assert_true(d.tun.rep_stosb_stop >= d.tun.nt_threshold);
+    assert_true(d.tun.rep_stosb_resume >= d.tun.nt_threshold);
 }
 
 static void test_zen5(void **s)
@@ -83,7 +85,11 @@ static void test_zen5(void **s)
     /* Zen 5: rep movsb from 32 KiB (measured) up to the non-temporal threshold */
     assert_int_equal(d.tun.rep_movsb_threshold, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
-    assert_int_equal(d.tun.rep_stosb_threshold, MiB); /* its L2 */
+    /* memset: rep stosb above 2 KiB to 32 KiB (cold lines), the loop to the L2
+     * size, rep stosb again from there */
+    assert_int_equal(d.tun.rep_stosb_threshold, 2049);
+    assert_int_equal(d.tun.rep_stosb_stop, 32 * KiB);
+    assert_int_equal(d.tun.rep_stosb_resume, MiB); /* its L2 */
     /* 4K-aliased forward copies run backward while src + dst fit in the L1d */
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
     c.l1d_size = 32 * KiB; /* Zen 4's */
@@ -117,6 +123,10 @@ static void test_intel_fsrm(void **s)
     assert_int_equal(d.tun.rep_movsb_threshold, 2048);
     assert_int_equal(d.tun.nt_threshold, 105 * MiB / 4); /* Intel: L3/4 */
     assert_int_equal(d.tun.rep_movsb_stop, d.tun.nt_threshold);
+    /* one rep stosb window, [2048, nt) */
+    assert_int_equal(d.tun.rep_stosb_threshold, 2048);
+    assert_int_equal(d.tun.rep_stosb_stop, 2048);
+    assert_int_equal(d.tun.rep_stosb_resume, 2048);
 }
 
 static void test_intel_no_fsrm(void **s)

@@ -269,7 +269,9 @@ static void test_set_large_and_guard(void **state)
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) { /* non-temporal and rep stosb paths at small sizes */
             fc_tun.nt_threshold = 16384;
-            fc_tun.rep_stosb_threshold = 1024;
+            fc_tun.rep_stosb_threshold = 1024; /* rep stosb in [1024, 4096) */
+            fc_tun.rep_stosb_stop = 4096;       /* the loop in [4096, 8192) */
+            fc_tun.rep_stosb_resume = 8192;     /* rep stosb in [8192, 16384) */
             top = 70000;
         }
         for (size_t p = 1024; p <= top; p = p * 2 + (pass ? 333 : 0))

@@ -49,11 +49,15 @@ int main(int argc, char **argv)
     size_line("nt_threshold", d->tun.nt_threshold,
               "non-temporal stores from here (FASTCOPY_NT_THRESHOLD)");
     size_line("rep_movsb_threshold", d->tun.rep_movsb_threshold,
-              "\"erms\" uses rep movsb from here (FASTCOPY_REP_MOVSB_THRESHOLD)");
+              "memcpy/memmove use rep movsb from here (FASTCOPY_REP_MOVSB_THRESHOLD)");
     size_line("rep_movsb_stop", d->tun.rep_movsb_stop,
               "... up to here (FASTCOPY_REP_MOVSB_STOP)");
     size_line("rep_stosb_threshold", d->tun.rep_stosb_threshold,
-              "\"erms\" uses rep stosb from here (FASTCOPY_REP_STOSB_THRESHOLD)");
+              "memset uses rep stosb from here (FASTCOPY_REP_STOSB_THRESHOLD)");
+    size_line("rep_stosb_stop", d->tun.rep_stosb_stop,
+              "... up to here (FASTCOPY_REP_STOSB_STOP)");
+    size_line("rep_stosb_resume", d->tun.rep_stosb_resume,
+              "... and again from here to nt_threshold (FASTCOPY_REP_STOSB_RESUME)");
     size_line("zva_threshold", d->tun.zva_threshold,
               "aarch64: DC ZVA zeroing from here (FASTCOPY_ZVA_THRESHOLD)");
     size_line("zva_size", d->tun.zva_size, "aarch64: DC ZVA block size (DCZID_EL0)");

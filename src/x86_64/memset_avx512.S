@@ -19,13 +19,16 @@
  *              iteration, the last four vectors stored from the end (no remainder
  *              loop); non-temporal from fc_tun.nt_threshold (no read of the
  *              destination lines; 8 MiB: 94 us vs glibc's 134 us measured here).
- *   rep stosb  in [fc_tun.rep_stosb_threshold, nt_threshold), dst first aligned to
- *              64 by a vector head.  The policy opens it on Zen 5 from the L2 size:
- *              measured here, the loop wins at 256 KiB (1.29 vs 1.84 us for glibc's
- *              rep stosb) and rep stosb at 1 MiB (7.4 vs 8.5 us).
+ *   rep stosb  in [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
+ *              nt_threshold), from the first 64-byte boundary, the unaligned head
+ *              stored after it.  On Zen 5 the policy opens (2 KiB, 32 KiB), where a
+ *              cold destination costs the loop ~1.5x, and [L2 size, nt): see
+ *              src/x86_64/policy.c for the figures.
  * c is converted to unsigned char by the byte broadcast. */
 #define NT_THRESHOLD (fc_tun + 0)
 #define REP_STOSB_THRESHOLD (fc_tun + 24)
+#define REP_STOSB_STOP (fc_tun + 64)
+#define REP_STOSB_RESUME (fc_tun + 72)
 
         .text
         .p2align 6
@@ -110,13 +113,19 @@ fc_memset_avx512:
         .p2align 4
 .Lmore_512:
         leaq    -256(%rdi,%rdx), %r10   /* where the last four vectors go */
-        vmovdqu64 %zmm16, (%rdi)
+        cmpq    NT_THRESHOLD(%rip), %rdx
+        jae     1f
+        cmpq    REP_STOSB_THRESHOLD(%rip), %rdx
+        jb      1f
+        cmpq    REP_STOSB_STOP(%rip), %rdx
+        jb      .Lrep_stosb
+        cmpq    REP_STOSB_RESUME(%rip), %rdx
+        jae     .Lrep_stosb
+1:      vmovdqu64 %zmm16, (%rdi)
         addq    $64, %rdi
         andq    $-64, %rdi              /* next 64-byte boundary, <= 64 on */
         cmpq    NT_THRESHOLD(%rip), %rdx
         jae     .Lnt_loop
-        cmpq    REP_STOSB_THRESHOLD(%rip), %rdx
-        jae     .Lrep_stosb
         .p2align 4
 .Lloop:
         vmovdqa64 %zmm16, (%rdi)
@@ -145,12 +154,18 @@ fc_memset_avx512:
         sfence
         jmp     .Ltail
 
+        /* The unaligned head is stored after rep stosb, not before: rep stosb
+         * waited for a head store that missed the cache to complete, one DRAM
+         * round trip: cold 4 KiB took ~350 ns that way against glibc's 240. */
 .Lrep_stosb:
+        addq    $64, %rdi
+        andq    $-64, %rdi              /* next 64-byte boundary, <= 64 on */
         leaq    (%rax,%rdx), %rcx
         subq    %rdi, %rcx              /* bytes from the aligned point to the end */
         movq    %rax, %r9
         movl    %esi, %eax
         rep stosb
+        vmovdqu64 %zmm16, (%r9)
         movq    %r9, %rax
         ret
         .size fc_memset_avx512, .-fc_memset_avx512

@@ -6,7 +6,8 @@
  *   larger       first vector unaligned, then 4 aligned vectors per iteration, the
  *                last 4 vectors stored from the end (no remainder loop);
  *                non-temporal from fc_tun.nt_threshold; "erms" uses rep stosb in
- *                [rep_stosb_threshold, nt_threshold).
+ *                [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
+ *                nt_threshold).
  * Required macros: FC_FN, VEC, VS, SPLAT(c), STOREU, STOREA, STREAM; optional
  * FC_MASKED_SET, FC_REP_STOSB. */
 #include <immintrin.h>
@@ -25,7 +26,9 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
 {
     fc_u8 *dst = d;
 #ifdef FC_REP_STOSB
-    if (n >= fc_tun.rep_stosb_threshold && n < fc_tun.nt_threshold) {
+    if (n < fc_tun.nt_threshold && ((n >= fc_tun.rep_stosb_threshold &&
+                                     n < fc_tun.rep_stosb_stop) ||
+                                    n >= fc_tun.rep_stosb_resume)) {
         __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
         return dst;
     }

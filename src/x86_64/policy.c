@@ -163,15 +163,26 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
     if (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) {
         if (c->family >= 0x1a && has(c, FC_X86_ERMS)) {
             d->tun.rep_movsb_threshold = 32768;
-            /* rep stosb from the L2 size: the store loop wins at 256 KiB (1.29 vs
-             * 1.84 us), rep stosb at 1 MiB (7.4 vs 8.5 us), measured on Zen 5. */
-            d->tun.rep_stosb_threshold =
+            /* memset, measured on Zen 5 (fcbench sizes = hot, cold = a walk over
+             * 4 x L3): rep stosb above 2 KiB (as glibc) to 32 KiB, because a cold
+             * destination costs the vector loop a read of every line first: cold
+             * 4 KiB 340 ns with the loop, 230 with rep stosb, 16 KiB 1000 vs 690;
+             * hot the loop would win (4 KiB 18 vs 33 ns), but one cold call costs
+             * what ~8 hot ones save.  From 32 KiB to the L2 size the loop wins hot
+             * (256 KiB 1.29 vs 1.84 us) and cold (256 KiB 8.8 vs 11.3 us); from
+             * the L2 size rep stosb again (1-3 MiB hot: the loop took 1.15-1.37x
+             * rep stosb's time). */
+            d->tun.rep_stosb_threshold = 2049;
+            d->tun.rep_stosb_stop = 32768;
+            d->tun.rep_stosb_resume =
                 c->l2_size >= 256 * KiB && c->l2_size <= 4 * MiB ? (size_t)c->l2_size : MiB;
         } else {
             d->tun.rep_movsb_threshold = d->tun.rep_movsb_stop; /* closed */
             d->tun.rep_stosb_threshold = d->tun.nt_threshold;   /* closed */
         }
     }
+    if (!d->tun.rep_stosb_stop) /* one window: [rep_stosb_threshold, nt_threshold) */
+        d->tun.rep_stosb_stop = d->tun.rep_stosb_resume = d->tun.rep_stosb_threshold;
 
     if (can_avx512(c) && is_zen3_or_later(c)) {
         base = "avx512";
