@@ -20,8 +20,7 @@
  *              loop); non-temporal from fc_tun.nt_threshold (no read of the
  *              destination lines; 8 MiB: 94 us vs glibc's 134 us measured here).
  *   rep stosb  in [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
- *              nt_threshold), from the first 64-byte boundary, the unaligned head
- *              stored after it.  On Zen 5 the policy opens (2 KiB, 32 KiB), where a
+ *              nt_threshold), over the whole range.  On Zen 5 the policy opens (2 KiB, 32 KiB), where a
  *              cold destination costs the loop ~1.5x, and [L2 size, nt): see
  *              src/x86_64/policy.c for the figures.
  * c is converted to unsigned char by the byte broadcast. */
@@ -154,18 +153,17 @@ fc_memset_avx512:
         sfence
         jmp     .Ltail
 
-        /* The unaligned head is stored after rep stosb, not before: rep stosb
-         * waited for a head store that missed the cache to complete, one DRAM
-         * round trip: cold 4 KiB took ~350 ns that way against glibc's 240. */
+        /* rep stosb over the whole range from dst, as glibc does.  A vector
+         * head stored first (to start rep stosb 64-byte aligned) made rep stosb
+         * wait for that store's cache miss, one DRAM round trip: cold 4 KiB took
+         * ~340 ns that way against glibc's 230; storing the head after it
+         * instead measured no better than this (2-24 KiB, hot and cold, within
+         * noise), so no head at all. */
 .Lrep_stosb:
-        addq    $64, %rdi
-        andq    $-64, %rdi              /* next 64-byte boundary, <= 64 on */
-        leaq    (%rax,%rdx), %rcx
-        subq    %rdi, %rcx              /* bytes from the aligned point to the end */
+        movq    %rdx, %rcx
         movq    %rax, %r9
         movl    %esi, %eax
         rep stosb
-        vmovdqu64 %zmm16, (%r9)
         movq    %r9, %rax
         ret
         .size fc_memset_avx512, .-fc_memset_avx512
