@@ -40,7 +40,7 @@ struct fc_tunables {
     size_t zva_threshold;       /* aarch64: DC ZVA zeroing from this size */
     size_t zva_size;            /* aarch64: DC ZVA block size, 0 = not usable */
     size_t cboz_size;           /* riscv64: cbo.zero block size, 0 = not usable */
-    size_t alias_backward_stop; /* x86 "avx512": a forward copy whose dst lies 0..255
+    size_t alias_backward_stop; /* x86 vector copies: a forward copy whose dst lies 0..255
                                    bytes after src modulo 4096 (4K aliasing) runs
                                    backward when shorter than this (0 = never) */
     size_t rep_stosb_stop;      /* x86: ... up to (not including) this size, and */

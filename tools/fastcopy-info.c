@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     size_line("zva_size", d->tun.zva_size, "aarch64: DC ZVA block size (DCZID_EL0)");
     size_line("cboz_size", d->tun.cboz_size, "riscv64: cbo.zero block size");
     size_line("alias_backward_stop", d->tun.alias_backward_stop,
-              "x86 avx512: 4K-aliased forward copies run backward below this "
+              "x86: 4K-aliased forward copies run backward below this "
               "(FASTCOPY_ALIAS_BACKWARD_STOP)");
 
     printf("\nWhy\n");

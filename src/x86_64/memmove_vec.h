@@ -12,7 +12,9 @@
  *   larger       a loop of 4 vectors per iteration, aligned stores; the first vector
  *                and the last four are loaded before the loop and stored after it,
  *                so there is no remainder loop.  Forward when dst is not inside
- *                (src, src+n), backward otherwise.  Non-temporal stores from
+ *                (src, src+n), backward otherwise, and backward too for copies
+ *                below alias_backward_stop with dst 0..255 bytes after src
+ *                modulo 4096 (4K aliasing).  Non-temporal stores from
  *                fc_tun.nt_threshold when the buffers do not overlap; "erms"
  *                adds rep movsb for [rep_movsb_threshold, rep_movsb_stop).
  * Every size class loads everything it needs before its first store, and the
@@ -38,8 +40,9 @@ typedef uint16_t __attribute__((may_alias, aligned(1))) fc_u16u;
 static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t n)
 {
     fc_u8 *dst = d;
+    uintptr_t diff = (uintptr_t)d - (uintptr_t)s;
 
-    if ((uintptr_t)d - (uintptr_t)s >= n) {
+    if (diff >= n) {
         /* Forward: dst before src, or disjoint. */
 #ifdef FC_REP_MOVSB
         size_t dist = ((uintptr_t)d - (uintptr_t)s) & 4095;
@@ -52,6 +55,12 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
             return dst;
         }
 #endif
+        /* 4K aliasing: dst 0..255 bytes after src modulo 4096 makes each forward
+         * iteration's loads wait on the stores just made; go backward instead,
+         * if src is not inside (dst, dst+n) and the copy is below
+         * alias_backward_stop (see memmove_avx512.S and the x86 policy). */
+        if (!(diff & 0xf00) && n < fc_tun.alias_backward_stop && diff + n >= n)
+            goto backward;
         int disjoint = (uintptr_t)s + n <= (uintptr_t)d || (uintptr_t)d + n <= (uintptr_t)s;
         VEC first = LOADU(s);
         VEC t0 = LOADU(s + n - 4 * VS), t1 = LOADU(s + n - 3 * VS),
@@ -86,8 +95,9 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
         STOREU(end + 3 * VS, t3);
         STOREU(dst, first);
     } else {
-        /* Backward: dst inside (src, src+n).  Never rep movsb (slow backwards
-         * everywhere) and never non-temporal (the buffers overlap). */
+        /* Backward: dst inside (src, src+n), or 4K-aliased as above.  Never rep
+         * movsb (slow backwards everywhere) and never non-temporal. */
+    backward:;
         VEC last = LOADU(s + n - VS);
         VEC h0 = LOADU(s), h1 = LOADU(s + VS), h2 = LOADU(s + 2 * VS), h3 = LOADU(s + 3 * VS);
         fc_u8 *de = d + n, *stop = d + 4 * VS;
