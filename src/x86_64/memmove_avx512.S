@@ -58,16 +58,13 @@ fc_memmove_avx512:
         ja      .Lmore_64
         /* 0..64: bzhi keeps the low n bits of the all-ones mask.  Not when src
          * or dst lies in the last 63 bytes of a page: see .Lsmall_page_end. */
-        movl    %esi, %ecx
-        movl    %edi, %r8d
-        andl    $4095, %ecx
-        andl    $4095, %r8d
-        movl    %ecx, %r9d
-        cmpl    %ecx, %r8d
-        cmoval  %r8d, %r9d              /* max page offset */
-        cmovbl  %r8d, %ecx              /* min page offset */
-        cmpl    $4096 - 64, %r9d
-        ja      .Lnear_end
+        leal    63(%rsi), %ecx
+        leal    63(%rdi), %r8d
+        xorl    %esi, %ecx              /* bit 12 set: src + 63 is in the next page */
+        xorl    %edi, %r8d
+        orl     %r8d, %ecx
+        testl   $4096, %ecx
+        jnz     .Lnear_end
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx
         kmovq   %rcx, %k1
@@ -80,7 +77,13 @@ fc_memmove_avx512:
          * is past 4032, so it is never the obstacle unless both are). */
         .p2align 4
 .Lnear_end:
-        leal    (%rcx,%rdx), %ecx
+        movl    %esi, %ecx
+        movl    %edi, %r8d
+        andl    $4095, %ecx
+        andl    $4095, %r8d
+        cmpl    %ecx, %r8d
+        cmovbl  %r8d, %ecx              /* min page offset */
+        addl    %edx, %ecx
         cmpl    $64, %ecx
         jb      .Lsmall_page_end
         movl    $64, %r10d
