@@ -4,16 +4,27 @@
  *
  * Assumptions: AVX-512F/BW/VL enabled by the OS, BMI2.
  * Size classes:
- *   0..128     two byte-masked 64-byte stores, no size branch (masked-out bytes
- *              are not touched): the fleet's memset sizes are mostly below 128 B
- *              and vary call to call, so a mispredicted size ladder is what they
- *              cost.  Within 128 bytes of a page end the two stores are anchored
- *              at dst + n - 128 instead (masks from the top), so no masked-out byte
- *              lies in the next page: such a store cost ~420 ns here when that
- *              page was not mapped (the CPU's fault-suppression assist) and
- *              7-13 ns when it was, against 2.3 ns now.  The check costs the
- *              memset mixes up to ~10% (noisy; all still >= 1.10x glibc but D).
- *   129..256   two from each end
+ *   0..255     no size branch: one byte-masked store of [0, min(n, 64)) and three
+ *              plain 64-byte stores at dst + n - 64, dst + 64 and dst + n - 128,
+ *              each sent by a cmov to a scratch line in the red zone when it
+ *              would reach outside [dst, dst + n) (n < 64, n < 128).  The fleet's
+ *              memset sizes are mostly below 256 B and change call to call, so a
+ *              mispredicted size ladder is what they cost; a masked store costs
+ *              more than a plain one here, hence one.  MemsetGoogle mixes, medians
+ *              of 5 runs against glibc: the previous form (two masked stores to
+ *              128, a branch at 128 and 256) 0.98-1.52x (D worst), this form
+ *              1.15-2.26x (B worst); GoogleD 0.98x -> 1.47-1.62x.  Four masked
+ *              stores instead of the plain ones: B 0.83-0.93x; a branch at 64 or
+ *              at 128 before the plain stores: D 0.97-1.26x.  The price: a stream
+ *              of calls on cold lines (each call's stores wait for a miss) keeps
+ *              fewer calls in flight with four stores each: cold 16/64 B
+ *              0.65-0.81x glibc against 0.85-0.95x before.
+ *              With dst in the last 64 bytes of a page and n < 64, the masked
+ *              store is anchored at dst + n - 64 (mask from the top) so that no
+ *              masked-out byte lies in the next page: such a store cost ~420 ns
+ *              here when that page was not mapped (the fault-suppression assist)
+ *              and 7-13 ns when it was, against ~2 ns.
+ *   256        four stores (bzhi reads 8 bits of the index: 256 would be 0)
  *   257..512   four from each end
  *   > 512      first vector unaligned, then four 64-byte-aligned stores per
  *              iteration, the last four vectors stored from the end (no remainder
@@ -37,62 +48,55 @@
 fc_memset_avx512:
         movq    %rdi, %rax
         vpbroadcastb %esi, %zmm16
-        cmpq    $128, %rdx
-        ja      .Lmore_128
-        /* 0..128 without a size branch: masks for bytes [0, min(n,64)) and
-         * [64, n); bzhi keeps all 64 bits for an index >= 64, so the second index
-         * is clamped to 0 when n < 64.  A store with an empty mask writes nothing. */
-        leaq    -64(%rdx), %r8
-        xorl    %r9d, %r9d
-        cmpq    $64, %rdx
-        cmovbq  %r9, %r8                /* lo = max(n - 64, 0) */
+        cmpq    $255, %rdx
+        ja      .Lmore_255
         movl    %edi, %ecx
         andl    $4095, %ecx
-        cmpl    $4096 - 128, %ecx
-        ja      .Lsmall_page_end        /* [dst, dst+128) spans two pages */
+        cmpl    $4096 - 64, %ecx
+        ja      .Lsmall_page_end        /* [dst, dst+64) spans two pages */
+.Lsmall_body:
         movq    $-1, %rcx
-        bzhiq   %rdx, %rcx, %r9
-        bzhiq   %r8, %rcx, %rcx
-        kmovq   %r9, %k1
-        kmovq   %rcx, %k2
+        bzhiq   %rdx, %rcx, %rcx        /* [0, min(n, 64)): all 64 for 64 <= n < 256 */
+        kmovq   %rcx, %k1
+        leaq    -64(%rsp), %r8
+        andq    $-64, %r8               /* scratch line, inside the 128-byte red zone */
+        leaq    -64(%rdi,%rdx), %r9
+        leaq    64(%rdi), %r10
+        leaq    -128(%rdi,%rdx), %r11
+        cmpq    $64, %rdx
+        cmovbq  %r8, %r9                /* n < 64: [n-64, n) starts before dst */
+        cmpq    $128, %rdx
+        cmovbeq %r8, %r10               /* n <= 128: [64, n) and [n-128, n-64) */
+        cmovbeq %r8, %r11               /* are covered already or out of range */
         vmovdqu8 %zmm16, (%rdi){%k1}
-        vmovdqu8 %zmm16, 64(%rdi){%k2}
+        vmovdqu64 %zmm16, (%r9)
+        vmovdqu64 %zmm16, (%r10)
+        vmovdqu64 %zmm16, (%r11)
         ret
 
-        /* dst within 128 bytes of a page end.  A masked store whose masked-out
-         * bytes reach into the next page is correct but cost 7-13 ns here when
-         * that page was mapped and ~420 ns when it was not (the fault-suppression
-         * assist), against ~2 ns mid-page.  So the same two stores are anchored
-         * at dst + n - 128 with masks from the top: [dst + n - 128, dst) stays in
-         * dst's page, as dst is past offset 3968.  Still no size branch. */
+        /* dst in the last 64 bytes of a page.  n >= 64: the masked store is
+         * full, nothing reaches past dst + n.  n < 64: one store anchored at
+         * dst + n - 64 with the top n bytes: [dst + n - 64, dst) is in dst's page
+         * (dst is past offset 4032) and not written. */
         .p2align 4
 .Lsmall_page_end:
-        movl    $64, %r9d
-        cmpq    %r9, %rdx
-        cmovbq  %rdx, %r9               /* hi = min(n, 64) */
-        movq    $-1, %r10
-        movl    $64, %ecx
-        subl    %r8d, %ecx
-        bzhiq   %rcx, %r10, %rcx
-        notq    %rcx                    /* top lo bits: first store */
-        movl    $64, %r8d
-        subl    %r9d, %r8d
-        bzhiq   %r8, %r10, %r8
-        notq    %r8                     /* top hi bits: second store */
+        cmpq    $64, %rdx
+        jae     .Lsmall_body
+        movq    $-1, %rcx
+        shrxq   %rdx, %rcx, %rcx
+        notq    %rcx                    /* top n bits (none for n = 0) */
         kmovq   %rcx, %k1
-        kmovq   %r8, %k2
-        vmovdqu8 %zmm16, -128(%rdi,%rdx){%k1}
-        vmovdqu8 %zmm16, -64(%rdi,%rdx){%k2}
+        vmovdqu8 %zmm16, -64(%rdi,%rdx){%k1}
         ret
 
         .p2align 4
-.Lmore_128:
+.Lmore_255:
         cmpq    $256, %rdx
         ja      .Lmore_256
         vmovdqu64 %zmm16, (%rdi)
         vmovdqu64 %zmm16, 64(%rdi)
-        vmovdqu64 %zmm16, -128(%rdi,%rdx)
-        vmovdqu64 %zmm16, -64(%rdi,%rdx)
+        vmovdqu64 %zmm16, 128(%rdi)
+        vmovdqu64 %zmm16, 192(%rdi)
         ret
 
         .p2align 4
