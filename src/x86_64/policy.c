@@ -209,6 +209,15 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
     }
     for (int f = 0; f < FC_NFUNCS; f++)
         set(d, f, base, fc_x86_uarch(c), why);
+    /* memset's own words where its rule differs (rep stosb, not rep movsb). */
+    if (fc_streq(base, "avx512") && c->family >= 0x1a && has(c, FC_X86_ERMS))
+        set(d, FC_MEMSET, base, fc_x86_uarch(c),
+            ": AVX-512 enabled: branch-free below 256 B, 64-byte loop, rep stosb in "
+            "two measured windows");
+    else if (fc_streq(base, "avx512"))
+        set(d, FC_MEMSET, base, fc_x86_uarch(c),
+            ": AVX-512 enabled: branch-free below 256 B, 64-byte loop; rep stosb off "
+            "(glibc bug 30994)");
 }
 
 void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
