@@ -46,6 +46,7 @@ enum fcb_impl_flags {
     FCB_I_VARIANT = 4,  /* one entry of fc_variants() */
     FCB_I_USER = 8,     /* fc_copy_user / fc_clear_user */
     FCB_I_EMPTY = 16,   /* the empty-call floor */
+    FCB_I_WITH = 32,    /* another library's memcpy/memmove/memset (--with) */
 };
 
 struct fcb_impl {
@@ -102,6 +103,9 @@ struct fcb_config {
     size_t mix_ops;             /* calls per size-mix sequence (default 65536) */
     size_t mix_align;           /* size-mix offsets are multiples of this (default 1) */
     int libc_twice;             /* self-test: add "libc2", the libc functions again */
+#define FCB_MAX_WITH 8
+    const char *with[FCB_MAX_WITH]; /* --with LIB[=NAME]: other libraries to time */
+    int nwith;
 };
 
 struct fcb_cache {
@@ -120,6 +124,7 @@ struct fcb_state {
     int nitems;
     int cpu;                    /* pinned CPU, -1 when pinning failed */
     const char *libc_how;       /* how the libc functions were found */
+    char with_how[FCB_MAX_WITH][320]; /* "NAME = path (memcpy memmove memset)" */
 };
 
 /* Option parsing shared by both front ends.  Returns the number of argv entries

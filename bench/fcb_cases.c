@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <sched.h>
@@ -102,6 +103,10 @@ void fcb_config_usage(void)
         "  --case LIST         shell patterns on case names, e.g. 'memcpy/mix/*,*/sizes/4096'\n"
         "  --impl LIST         auto,generic,avx2,...,empty,copy_user (libc is always kept:\n"
         "                      it is the baseline)\n"
+        "  --with LIB[=NAME]   also time LIB's memcpy/memmove/memset (dlopen'ed, its\n"
+        "                      IFUNCs resolved): another drop-in such as AOCL-LibMem;\n"
+        "                      shown as NAME (default: the file name without lib and .so);\n"
+        "                      repeatable, up to 8\n"
         "  --max-size N        largest size per call (default 256M; --quick 1M)\n"
         "  --rounds N          interleaved rounds (default 15; --quick 7)\n"
         "  --sample-us N       target time of one sample in us (default 200; --quick 100)\n"
@@ -158,6 +163,15 @@ int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k)
     if (!strcmp(a, "--case")) { NEEDV; c->cases = v; return 2; }
     if (!strcmp(a, "--impl")) { NEEDV; c->impls = v; return 2; }
     if (!strcmp(a, "--dist-dir")) { NEEDV; c->dist_dir = v; return 2; }
+    if (!strcmp(a, "--with")) {
+        NEEDV;
+        if (c->nwith == FCB_MAX_WITH) {
+            fprintf(stderr, "fcbench: at most %d --with libraries\n", FCB_MAX_WITH);
+            return -1;
+        }
+        c->with[c->nwith++] = v;
+        return 2;
+    }
     if (!strcmp(a, "--max-size")) SIZEV(max_size);
     if (!strcmp(a, "--mix-align")) SIZEV(mix_align);
     if (!strcmp(a, "--mix-ops")) SIZEV(mix_ops);
@@ -299,7 +313,7 @@ static void detect_caches(const struct fcb_config *cfg, struct fcb_cache *c)
 static void add_impl(struct fcb_state *st, const char *name, int func, int kind, int flags,
                      void (*fn)(void))
 {
-    if (!(flags & FCB_I_LIBC) && !in_list(st->cfg.impls, name, 0))
+    if (!(flags & (FCB_I_LIBC | FCB_I_WITH)) && !in_list(st->cfg.impls, name, 0))
         return;
     struct fcb_impl *im = &st->impls[st->nimpls++];
     snprintf(im->name, sizeof im->name, "%s", name);
@@ -342,11 +356,95 @@ static void libc_fns(struct fcb_state *st, void (**fns)(void))
 #endif
 }
 
-static void build_impls(struct fcb_state *st)
+/* --with LIB[=NAME]: another library's memcpy/memmove/memset, dlopen'ed with
+ * RTLD_LOCAL so it does not replace anyone's symbols; dlsym resolves its IFUNCs.
+ * A library without one of the three is timed on the others. */
+static int with_impls(struct fcb_state *st, int w)
+{
+    const char *arg = st->cfg.with[w];
+    char path[256], name[sizeof st->impls[0].name];
+    const char *eq = strchr(arg, '=');
+    size_t plen = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (plen == 0 || plen >= sizeof path) {
+        fprintf(stderr, "fcbench: --with '%s': bad library path\n", arg);
+        return -1;
+    }
+    memcpy(path, arg, plen);
+    path[plen] = 0;
+    if (eq && eq[1]) {
+        snprintf(name, sizeof name, "%s", eq + 1);
+    } else {
+        const char *b = strrchr(path, '/');
+        b = b ? b + 1 : path;
+        if (!strncmp(b, "lib", 3) && b[3])
+            b += 3;
+        size_t n = strcspn(b, ".");
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, b, n);
+        name[n] = 0;
+    }
+    static const char *const reserved[] = {"libc", "libc2", "auto", "empty", "copy_user",
+                                           "clear_user"};
+    for (size_t r = 0; r < sizeof reserved / sizeof *reserved; r++)
+        if (!strcmp(name, reserved[r]) || !name[0]) {
+            fprintf(stderr, "fcbench: --with '%s': name '%s' is taken; use LIB=NAME\n", arg,
+                    name);
+            return -1;
+        }
+    for (int i = 0; i < st->nimpls; i++)
+        if (!strcmp(st->impls[i].name, name)) {
+            fprintf(stderr, "fcbench: --with '%s': name '%s' is taken; use LIB=NAME\n", arg,
+                    name);
+            return -1;
+        }
+#ifdef FCB_STATIC
+    fprintf(stderr, "fcbench: --with needs a dynamically linked fcbench\n");
+    return -1;
+#else
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "fcbench: --with '%s': %s\n", path, dlerror());
+        return -1;
+    }
+    static const char *const fnames[3] = {"memcpy", "memmove", "memset"};
+    static const int kinds[3] = {FCB_K_COPY, FCB_K_COPY, FCB_K_SET};
+    char *how = st->with_how[w];
+    size_t hl = sizeof st->with_how[w];
+    int found = 0;
+    snprintf(how, hl, "%s = %s (", name, path);
+    for (int f = 0; f < FCB_NFUNCS; f++) {
+        void *p = dlsym(h, fnames[f]);
+        /* dlsym also searches LIB's dependencies: a library that does not
+         * define the function would hand back libc's.  Keep only LIB's own. */
+        Dl_info di;
+        struct link_map *lm = NULL;
+        if (p && dladdr(p, &di) && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm &&
+            (!di.dli_fname || strcmp(di.dli_fname, lm->l_name)))
+            p = NULL;
+        if (!p)
+            continue;
+        size_t used = strlen(how);
+        snprintf(how + used, hl - used, "%s%s", found ? " " : "", fnames[f]);
+        found++;
+        add_impl(st, name, f, kinds[f], FCB_I_WITH, (void (*)(void))p);
+    }
+    size_t used = strlen(how);
+    snprintf(how + used, hl - used, "%s)", found ? "" : "none of memcpy memmove memset");
+    if (!found) {
+        fprintf(stderr, "fcbench: --with '%s': defines none of memcpy, memmove, memset\n",
+                path);
+        return -1;
+    }
+    return 0;
+#endif
+}
+
+static int build_impls(struct fcb_state *st)
 {
     const struct fc_variant *v;
     size_t nv = fc_variants(&v);
-    st->impls = calloc(nv + 16, sizeof *st->impls);
+    st->impls = calloc(nv + 16 + 3 * FCB_MAX_WITH, sizeof *st->impls);
     void (*lfn[3])(void);
     libc_fns(st, lfn);
     static const int kinds[3] = {FCB_K_COPY, FCB_K_COPY, FCB_K_SET};
@@ -355,6 +453,9 @@ static void build_impls(struct fcb_state *st)
     if (st->cfg.libc_twice)
         for (int f = 0; f < FCB_NFUNCS; f++)
             add_impl(st, "libc2", f, kinds[f], 0, lfn[f]);
+    for (int w = 0; w < st->cfg.nwith; w++)
+        if (with_impls(st, w))
+            return -1;
     add_impl(st, "auto", FCB_MEMCPY, FCB_K_COPY, FCB_I_AUTO, (void (*)(void))fc_memcpy);
     add_impl(st, "auto", FCB_MEMMOVE, FCB_K_COPY, FCB_I_AUTO, (void (*)(void))fc_memmove);
     add_impl(st, "auto", FCB_MEMSET, FCB_K_SET, FCB_I_AUTO, (void (*)(void))fc_memset);
@@ -374,6 +475,7 @@ static void build_impls(struct fcb_state *st)
     add_impl(st, "empty", FCB_MEMCPY, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
     add_impl(st, "empty", FCB_MEMMOVE, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
     add_impl(st, "empty", FCB_MEMSET, FCB_K_SET, FCB_I_EMPTY, (void (*)(void))fcb_empty_set);
+    return 0;
 }
 
 /* ---- random numbers (splitmix64: same draws on every platform) ----------------------- */
@@ -950,7 +1052,8 @@ int fcb_setup(struct fcb_state *st)
         cfg->rounds = cfg->quick ? 7 : 15;
     if (!(cfg->sample_us > 0))
         cfg->sample_us = cfg->quick ? 100 : 200;
-    build_impls(st);
+    if (build_impls(st))
+        return -1;
 
     struct builder b;
     memset(&b, 0, sizeof b);

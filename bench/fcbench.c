@@ -259,6 +259,8 @@ static void print_context(FILE *f)
     fprintf(f, "# auto = fc_memcpy:%s fc_memmove:%s fc_memset:%s; libc via %s\n",
             fc_selected("memcpy"), fc_selected("memmove"), fc_selected("memset"),
             st.libc_how);
+    for (int w = 0; w < st.cfg.nwith; w++)
+        fprintf(f, "# with: %s\n", st.with_how[w]);
     fprintf(f, "# %d rounds, ~%.0f us per sample, %d cases, %d items%s\n", st.cfg.rounds,
             st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
 }

@@ -1,0 +1,23 @@
+#!/bin/sh
+# test-with.sh FCBENCH LIB - fcbench --with: another library's functions are timed
+# under the given name, and a library that cannot be used is refused in one line.
+set -u
+fcb=$1 lib=$2
+out=$("$fcb" --quick --no-progress --rounds 2 --sample-us 20 --group mix --func memcpy,memset \
+      --case '*/MemcpyGoogleA,*/MemsetGoogleA' --impl auto --with "$lib=other" 2>&1) || {
+  echo "fcbench --with $lib failed:"; echo "$out"; exit 1; }
+echo "$out" | grep -q "^# with: other = $lib (memcpy memmove memset)" || {
+  echo "no '# with:' line naming memcpy memmove memset:"; echo "$out"; exit 1; }
+for g in memcpy/mix memset/mix; do
+  echo "$out" | grep -E "^$g " | grep -qw other || {
+    echo "no 'other' column in $g:"; echo "$out"; exit 1; }
+done
+# A missing file, a library without the functions, a name that is taken.
+for bad in /nonexistent/libx.so libm.so.6 "$lib=libc"; do
+  err=$("$fcb" --quick --no-progress --with "$bad" 2>&1 >/dev/null) && {
+    echo "fcbench --with $bad: accepted"; exit 1; }
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || {
+    echo "fcbench --with $bad: want one line, got:"; echo "$err"; exit 1; }
+  case $err in fcbench:*) ;; *) echo "fcbench --with $bad: '$err'"; exit 1 ;; esac
+done
+echo "ok"
