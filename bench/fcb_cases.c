@@ -363,7 +363,9 @@ static int with_impls(struct fcb_state *st, int w)
 {
     const char *arg = st->cfg.with[w];
     char path[256], name[sizeof st->impls[0].name];
-    const char *eq = strchr(arg, '=');
+    const char *eq = strrchr(arg, '='); /* a path may hold '=', a NAME no '/' */
+    if (eq && strchr(eq, '/'))
+        eq = NULL;
     size_t plen = eq ? (size_t)(eq - arg) : strlen(arg);
     if (plen == 0 || plen >= sizeof path) {
         fprintf(stderr, "fcbench: --with '%s': bad library path\n", arg);
