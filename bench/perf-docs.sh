@@ -37,6 +37,16 @@ mv docs/fcbench-summary.md "$tmp/summary.md"
   echo
   cat "$tmp/summary.md"
   echo
+  if grep -q '^# targets' docs/fcbench-table.txt; then
+    echo "The speed targets (bench/fcb_targets.c), evaluated on this same run; a ratio is"
+    echo "our time / glibc's (below the limit passes), \"excess within the noise\" means the"
+    echo "95% interval does not prove the miss:"
+    echo
+    echo '```text'
+    sed -n '/^# targets/,$p' docs/fcbench-table.txt | sed 1d | grep -E '^(PASS|FAIL|NOT)'
+    echo '```'
+    echo
+  fi
   echo "![memcpy: GB/s against size](docs/fcbench-sizes-memcpy.png)"
   echo "![fleet size mixes: ns per call](docs/fcbench-mix.png)"
   echo

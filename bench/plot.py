@@ -296,8 +296,8 @@ def summary(rows, outdir, prefix, label, sel):
         if reads:
             lines += ['"then read": each call followed by a load of the last byte it wrote, '
                       'as a program that uses the copy at once; such a load waits until the '
-                      'store can forward, and byte-masked stores (`avx512` below 64 bytes, '
-                      '128 for memset) cannot.', '']
+                      'store can forward, and byte-masked stores (`avx512` below 64 bytes) '
+                      'cannot.', '']
         for func in FUNCS:
             sp = [by[(c, 'auto')]['speedup'] for c in cases
                   if c.startswith(func + '/mix/') and 'Uniform' not in c and
