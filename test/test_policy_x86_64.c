@@ -68,6 +68,7 @@ static void test_zen4(void **s)
     assert_string_equal(fc_x86_uarch(&c), "Zen 4");
     assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 3/4 of the CCX's L3 */
     assert_non_null(strstr(d.why[FC_MEMCPY], "Zen 4"));
+    assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb off"));
     /* rep movsb and rep stosb closed on Zen 4 */
     assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
     assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
@@ -82,6 +83,10 @@ static void test_zen5(void **s)
     struct fc_decision d = decide(c);
     expect_all(&d, "avx512");
     assert_string_equal(fc_x86_uarch(&c), "Zen 5");
+    /* each function's why-line names its own rule */
+    assert_non_null(strstr(d.why[FC_MEMCPY], "rep movsb"));
+    assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb"));
+    assert_null(strstr(d.why[FC_MEMSET], "rep movsb"));
     /* Zen 5: rep movsb from 32 KiB (measured) up to the non-temporal threshold */
     assert_int_equal(d.tun.rep_movsb_threshold, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
