@@ -202,6 +202,10 @@ static void test_vm_caches(void **s)
     struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x1a, 2, AVX512, 508 * MiB);
     struct fc_decision d = decide(c);
     assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+    char text[512];
+    fc_x86_describe(&c, text, sizeof text); /* fastcopy-info says so, no "shared by 0" */
+    assert_non_null(strstr(text, "L3: 508M (not plausible: 32M assumed)"));
+    assert_null(strstr(text, "shared by 0"));
     /* A plausible big Intel L3 is kept; clamps hold at the edges. */
     c = cpu(FC_X86_INTEL, 6, 0x8f, AVX2, 320 * MiB);
     d = decide(c);

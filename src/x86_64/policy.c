@@ -116,11 +116,20 @@ static void set(struct fc_decision *d, int f, const char *name, const char *why1
     fc_strcat(d->why[f], FC_WHY_LEN, why2);
 }
 
+/* The reported L3 size, or 0 when it is not believable (a hypervisor may report
+ * none, or garbage: one VM here says 508 MiB through the legacy AMD leaf). */
+static uint64_t l3_plausible(const struct fc_x86_cpu *c)
+{
+    int amd = c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON;
+    uint64_t l3 = c->l3_size;
+    return l3 < 256 * KiB || l3 > (amd ? 128 * MiB : GiB) ? 0 : l3;
+}
+
 static uint64_t nt_threshold(const struct fc_x86_cpu *c)
 {
     int amd = c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON;
-    uint64_t l3 = c->l3_size, t;
-    if (l3 < 256 * KiB || l3 > (amd ? 128 * MiB : GiB))
+    uint64_t l3 = l3_plausible(c), t;
+    if (!l3)
         l3 = L3_ASSUMED;
     if (c->vendor == FC_X86_INTEL)
         t = l3 / 4;
@@ -251,7 +260,15 @@ void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
     fc_strcat_size(buf, cap, c->l2_size);
     fc_strcat(buf, cap, "  L3: ");
     fc_strcat_size(buf, cap, c->l3_size);
-    fc_strcat(buf, cap, " shared by ");
-    fc_strcat_size(buf, cap, c->l3_sharing);
-    fc_strcat(buf, cap, " logical CPUs\n");
+    if (!l3_plausible(c)) {
+        fc_strcat(buf, cap, " (not plausible: ");
+        fc_strcat_size(buf, cap, L3_ASSUMED);
+        fc_strcat(buf, cap, " assumed)");
+    }
+    if (c->l3_sharing) {
+        fc_strcat(buf, cap, " shared by ");
+        fc_strcat_size(buf, cap, c->l3_sharing);
+        fc_strcat(buf, cap, " logical CPUs");
+    }
+    fc_strcat(buf, cap, "\n");
 }
