@@ -2,7 +2,8 @@
  * memset_avx512.c, memset_erms.c include it).
  *   n <= VS      one masked store (AVX-512), else two overlapping stores of the
  *                largest power-of-two width <= n
- *   n <= 2 VS    first and last vector; n <= 4 VS: two from each end
+ *   n <= 2 VS    first and last vector; n <= 4 VS: two from each end; n <= 8 VS:
+ *                four from each end
  *   larger       first vector unaligned, then 4 aligned vectors per iteration, the
  *                last 4 vectors stored from the end (no remainder loop);
  *                non-temporal from fc_tun.nt_threshold; "erms" uses rep stosb in
@@ -102,6 +103,20 @@ void *FC_FN(void *dst, int c, size_t n)
         VEC v = SPLAT(c);
         STOREU(d, v);
         STOREU(d + VS, v);
+        STOREU(d + n - 2 * VS, v);
+        STOREU(d + n - VS, v);
+        return dst;
+    }
+    if (n <= 8 * VS) {
+        /* Straight-line, as memmove_vec.h: the fleet's memsets of 129-256 bytes
+         * (GoogleD: half its calls) paid the loop's call and setup. */
+        VEC v = SPLAT(c);
+        STOREU(d, v);
+        STOREU(d + VS, v);
+        STOREU(d + 2 * VS, v);
+        STOREU(d + 3 * VS, v);
+        STOREU(d + n - 4 * VS, v);
+        STOREU(d + n - 3 * VS, v);
         STOREU(d + n - 2 * VS, v);
         STOREU(d + n - VS, v);
         return dst;
