@@ -173,27 +173,12 @@ static void apply_one(const fc_cpu_t *cpu, struct fc_decision *d, const char *ke
     line_emit(&l);
 }
 
-/* 1 when the auxiliary vector says AT_SECURE, or cannot be read (be safe). */
+/* 1 when the auxiliary vector says AT_SECURE, or cannot be read or lacks the
+ * entry (be safe). */
 static int at_secure(void)
 {
-    uint64_t av[64];
-    long fd = fc_open_ro("/proc/self/auxv"), n;
-    int secure = 1;
-    if (fd < 0)
-        return 1;
-    while ((n = fc_read(fd, av, sizeof av)) > 0) {
-        for (long i = 0; i + 1 < n / 8; i += 2) {
-            if (av[i] == 23 /* AT_SECURE */) {
-                secure = av[i + 1] != 0;
-                goto done;
-            }
-            if (av[i] == 0)
-                goto done;
-        }
-    }
-done:
-    fc_close(fd);
-    return secure;
+    uint64_t v = 1;
+    return fc_auxv_get(23 /* AT_SECURE */, &v) != 1 || v != 0;
 }
 
 /* Feeds every FASTCOPY_*=value entry of the initial environment to apply_one.

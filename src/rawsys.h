@@ -2,6 +2,7 @@
  * resolver may run before libc is initialised).  Returns -errno on failure. */
 #ifndef FC_RAWSYS_H
 #define FC_RAWSYS_H
+#include <stdint.h>
 
 #define FC_AT_FDCWD (-100)
 
@@ -73,5 +74,31 @@ static inline void fc_close(long fd)
 static inline void fc_write_err(const char *s, unsigned long n)
 {
     fc_syscall3(FC_SYS_write, 2, (long)s, (long)n);
+}
+
+/* The value of auxiliary-vector entry `tag`, read from /proc/self/auxv (resolvers
+ * may run before getauxval works).  1: found, *val set; 0: not in the vector;
+ * -1: the file could not be read. */
+static inline int fc_auxv_get(uint64_t tag, uint64_t *val)
+{
+    uint64_t av[32];
+    long fd = fc_open_ro("/proc/self/auxv"), n;
+    int r = 0;
+    if (fd < 0)
+        return -1;
+    while ((n = fc_read(fd, av, sizeof av)) > 0) {
+        for (long i = 0; i + 1 < n / 8; i += 2) {
+            if (av[i] == tag) {
+                *val = av[i + 1];
+                r = 1;
+                goto done;
+            }
+            if (av[i] == 0) /* AT_NULL */
+                goto done;
+        }
+    }
+done:
+    fc_close(fd);
+    return r;
 }
 #endif

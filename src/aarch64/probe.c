@@ -21,24 +21,8 @@
 
 static uint64_t hwcap2_from_auxv(void)
 {
-    uint64_t av[32];
-    long fd = fc_open_ro("/proc/self/auxv"), n;
     uint64_t v = 0;
-    if (fd < 0)
-        return 0;
-    while ((n = fc_read(fd, av, sizeof av)) > 0) {
-        for (long i = 0; i + 1 < n / 8; i += 2) {
-            if (av[i] == AT_HWCAP2_TAG) {
-                v = av[i + 1];
-                goto done;
-            }
-            if (av[i] == 0)
-                goto done;
-        }
-    }
-done:
-    fc_close(fd);
-    return v;
+    return fc_auxv_get(AT_HWCAP2_TAG, &v) == 1 ? v : 0;
 }
 
 /* "6.1.0-18-arm64" -> FC_A64_KVER(6, 1, 0); 0 if it does not start with a number. */
