@@ -74,6 +74,10 @@ FC_HIDDEN void fc_strcat(char *dst, size_t cap, const char *src);
 /* Appends the decimal (with K/M/G suffix when exact) form of v. */
 FC_HIDDEN void fc_strcat_size(char *dst, size_t cap, uint64_t v);
 FC_HIDDEN void fc_bytezero(void *p, size_t n);
+/* d->sel[f] = idx (0, the portable variant, when idx < 0), d->why[f] = why1 why2:
+ * the one way every architecture's policy records a choice. */
+FC_HIDDEN void fc_decision_set(struct fc_decision *d, int f, int idx, const char *why1,
+                               const char *why2);
 
 /* Portable kernels (src/generic.c): every architecture has them. */
 FC_HIDDEN void *fc_memcpy_generic(void *d, const void *s, size_t n);

@@ -52,3 +52,11 @@ void fc_bytezero(void *p, size_t n)
     while (n--)
         *b++ = 0;
 }
+
+void fc_decision_set(struct fc_decision *d, int f, int idx, const char *why1, const char *why2)
+{
+    d->sel[f] = (unsigned char)(idx < 0 ? 0 : idx);
+    d->why[f][0] = 0;
+    fc_strcat(d->why[f], FC_WHY_LEN, why1);
+    fc_strcat(d->why[f], FC_WHY_LEN, why2);
+}

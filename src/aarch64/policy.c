@@ -157,11 +157,7 @@ static unsigned zva_size(const struct fc_a64_cpu *c)
 static void set(struct fc_decision *d, int f, const char *name, const char *core,
                 const char *why)
 {
-    int i = fc_a64_variant_index(f, name);
-    d->sel[f] = (unsigned char)(i < 0 ? 0 : i);
-    d->why[f][0] = 0;
-    fc_strcat(d->why[f], FC_WHY_LEN, core);
-    fc_strcat(d->why[f], FC_WHY_LEN, why);
+    fc_decision_set(d, f, fc_a64_variant_index(f, name), core, why);
 }
 
 void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)

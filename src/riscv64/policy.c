@@ -64,11 +64,7 @@ int fc_rv_usable(const struct fc_rv_cpu *c, int func, unsigned idx)
 static void set(struct fc_decision *d, int f, const char *name, const char *why1,
                 const char *why2)
 {
-    int i = fc_rv_variant_index(f, name);
-    d->sel[f] = (unsigned char)(i < 0 ? 0 : i);
-    d->why[f][0] = 0;
-    fc_strcat(d->why[f], FC_WHY_LEN, why1);
-    fc_strcat(d->why[f], FC_WHY_LEN, why2);
+    fc_decision_set(d, f, fc_rv_variant_index(f, name), why1, why2);
 }
 
 static const char *misaligned_name(unsigned m)

@@ -109,11 +109,7 @@ static int is_zen3_or_later(const struct fc_x86_cpu *c)
 static void set(struct fc_decision *d, int f, const char *name, const char *why1,
                 const char *why2)
 {
-    int i = fc_x86_variant_index(f, name);
-    d->sel[f] = (unsigned char)(i < 0 ? 0 : i);
-    d->why[f][0] = 0;
-    fc_strcat(d->why[f], FC_WHY_LEN, why1);
-    fc_strcat(d->why[f], FC_WHY_LEN, why2);
+    fc_decision_set(d, f, fc_x86_variant_index(f, name), why1, why2);
 }
 
 /* The reported L3 size, or 0 when it is not believable (a hypervisor may report
@@ -147,7 +143,7 @@ static uint64_t nt_threshold(const struct fc_x86_cpu *c)
 void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
 {
     const char *base;
-    const char *why;
+    const char *why, *why_set = 0; /* why_set: memset's, when it differs */
 
     fc_bytezero(d, sizeof *d);
     d->tun.nt_threshold = (size_t)nt_threshold(c);
@@ -194,12 +190,17 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
         d->tun.rep_stosb_stop = d->tun.rep_stosb_resume = d->tun.rep_stosb_threshold;
 
     if (can_avx512(c) && is_zen3_or_later(c)) {
+        int zen5 = c->family >= 0x1a && has(c, FC_X86_ERMS);
         base = "avx512";
-        why = c->family >= 0x1a && has(c, FC_X86_ERMS)
-                  ? ": AVX-512 enabled: masked small sizes, 64-byte loop, rep movsb only from "
-                    "32 KiB at safe distances (measured)"
-                  : ": AVX-512 enabled: masked small sizes, 64-byte loop; rep movsb off "
-                    "(glibc bug 30994)";
+        why = zen5 ? ": AVX-512 enabled: masked small sizes, 64-byte loop, rep movsb only from "
+                     "32 KiB at safe distances (measured)"
+                   : ": AVX-512 enabled: masked small sizes, 64-byte loop; rep movsb off "
+                     "(glibc bug 30994)";
+        /* memset's rule differs: its own sizes, rep stosb, not rep movsb */
+        why_set = zen5 ? ": AVX-512 enabled: branch-free below 256 B, 64-byte loop, rep stosb "
+                         "in two measured windows"
+                       : ": AVX-512 enabled: branch-free below 256 B, 64-byte loop; rep stosb "
+                         "off (glibc bug 30994)";
     } else if (c->vendor == FC_X86_INTEL && has(c, FC_X86_FSRM) && can_avx2(c) &&
                has(c, FC_X86_ERMS)) {
         base = "erms";
@@ -217,16 +218,7 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
         why = ": no SSE2 reported: portable C";
     }
     for (int f = 0; f < FC_NFUNCS; f++)
-        set(d, f, base, fc_x86_uarch(c), why);
-    /* memset's own words where its rule differs (rep stosb, not rep movsb). */
-    if (fc_streq(base, "avx512") && c->family >= 0x1a && has(c, FC_X86_ERMS))
-        set(d, FC_MEMSET, base, fc_x86_uarch(c),
-            ": AVX-512 enabled: branch-free below 256 B, 64-byte loop, rep stosb in "
-            "two measured windows");
-    else if (fc_streq(base, "avx512"))
-        set(d, FC_MEMSET, base, fc_x86_uarch(c),
-            ": AVX-512 enabled: branch-free below 256 B, 64-byte loop; rep stosb off "
-            "(glibc bug 30994)");
+        set(d, f, base, fc_x86_uarch(c), f == FC_MEMSET && why_set ? why_set : why);
 }
 
 void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
