@@ -697,8 +697,10 @@ static void cases_dist(struct builder *b)
  * region far larger than the LLC (independent shuffles for src and dst). */
 static void cases_cold(struct builder *b)
 {
-    static const size_t full[] = {16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576,
-                                  4194304};
+    /* 2, 8 and 32 KiB too: the rep movsb/stosb cut-overs are hot-versus-cold
+     * trades decided near there, and need the cold side measured at each size. */
+    static const size_t full[] = {16, 64, 256, 1024, 2048, 4096, 8192, 16384, 32768,
+                                  65536, 262144, 1048576, 4194304};
     static const size_t quick[] = {64, 1024, 65536};
     const size_t *sz = b->st->cfg.quick ? quick : full;
     size_t nsz = b->st->cfg.quick ? 3 : sizeof full / sizeof *full;

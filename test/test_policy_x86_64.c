@@ -215,6 +215,77 @@ static void test_vm_caches(void **s)
     assert_int_equal(d.tun.nt_threshold, MiB);
 }
 
+/* The Zen 5 VM this project was measured on: family 0x1a model 2, 48 KiB L1d,
+ * 1 MiB L2, and a legacy leaf that claims a 508 MiB L3 (the socket's). */
+static void test_zen5_vm(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x1a, 0x02,
+                              AVX512 | FC_X86_ERMS | FC_X86_FSRM | FC_X86_HYPERVISOR, 508 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx512");
+    expect_usable(&c, &d);
+    assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 508 MiB ignored: 3/4 of 32 MiB */
+    assert_int_equal(d.tun.rep_movsb_threshold, 32768);
+    assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
+    assert_int_equal(d.tun.rep_stosb_threshold, 2049);
+    assert_int_equal(d.tun.rep_stosb_stop, 32 * KiB);
+    assert_int_equal(d.tun.rep_stosb_resume, MiB);
+    assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
+    /* AVX-VNNI (Zen 5 has it) changes nothing on AMD */
+    c.features |= FC_X86_AVX_VNNI;
+    struct fc_decision d2 = decide(c);
+    assert_memory_equal(&d.tun, &d2.tun, sizeof d.tun);
+    expect_all(&d2, "avx512");
+}
+
+/* Intel Sapphire Rapids and later (AVX-512 + AVX-VNNI): the project's Intel VM,
+ * family 6 model 0xcf (Emerald Rapids), 48 KiB L1d, 2 MiB L2, 300 MiB L3. */
+static void test_intel_emerald_rapids(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0xcf,
+                              AVX512 | FC_X86_ERMS | FC_X86_FSRM | FC_X86_AVX_VNNI |
+                                  FC_X86_HYPERVISOR,
+                              300 * MiB);
+    c.l2_size = 2 * MiB;
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx512");
+    expect_usable(&c, &d);
+    assert_non_null(strstr(fc_x86_uarch(&c), "Sapphire Rapids"));
+    assert_non_null(strstr(d.why[FC_MEMCPY], "rep movsb from 4 KiB"));
+    assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb from 8 KiB"));
+    assert_int_equal(d.tun.nt_threshold, 75 * MiB); /* Intel: L3/4 */
+    /* measured: rep movsb from 4 KiB, rep stosb from 8 KiB, both to nt */
+    assert_int_equal(d.tun.rep_movsb_threshold, 4096);
+    assert_int_equal(d.tun.rep_movsb_stop, 75 * MiB);
+    assert_int_equal(d.tun.rep_stosb_threshold, 8192);
+    assert_int_equal(d.tun.rep_stosb_stop, 8192);
+    assert_int_equal(d.tun.rep_stosb_resume, 8192);
+    /* without the OS's ZMM state it is the AVX2 + rep movsb path again */
+    c.features &= ~(uint32_t)FC_X86_OS_ZMM;
+    d = decide(c);
+    expect_all(&d, "erms");
+    assert_int_equal(d.tun.rep_movsb_threshold, 2048);
+}
+
+/* Ice Lake server: AVX-512 and FSRM but no AVX-VNNI (512-bit stores still lower
+ * the clock there): unchanged, "erms" with glibc's 2 KiB windows. */
+static void test_intel_ice_lake(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x6a, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 48 * MiB);
+    struct fc_decision d = decide(c);
+    expect_all(&d, "erms");
+    assert_int_equal(d.tun.rep_movsb_threshold, 2048);
+    assert_int_equal(d.tun.rep_stosb_threshold, 2048);
+    assert_string_equal(fc_x86_uarch(&c), "Intel with FSRM");
+    /* Alder Lake: AVX-VNNI without AVX-512: not the avx512 rule either */
+    c = cpu(FC_X86_INTEL, 6, 0x97, AVX2 | FC_X86_ERMS | FC_X86_FSRM | FC_X86_AVX_VNNI, 30 * MiB);
+    d = decide(c);
+    expect_all(&d, "erms");
+}
+
 static void test_names_round_trip(void **s)
 {
     (void)s;
@@ -235,6 +306,8 @@ int main(void)
         cmocka_unit_test(test_intel_no_fsrm), cmocka_unit_test(test_avx512_not_enabled_by_os),
         cmocka_unit_test(test_avx2_only),     cmocka_unit_test(test_sse2_only),
         cmocka_unit_test(test_vm_caches),     cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_zen5_vm),       cmocka_unit_test(test_intel_emerald_rapids),
+        cmocka_unit_test(test_intel_ice_lake),
     };
     return cmocka_run_group_tests_name("policy_x86_64", tests, NULL, NULL);
 }

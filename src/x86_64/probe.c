@@ -44,7 +44,7 @@ static void walk_caches(struct fc_x86_cpu *c, uint32_t leaf)
 
 void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1)
 {
-    uint32_t r[4], max, maxext, f1c, f1d, f7b = 0, f7d = 0;
+    uint32_t r[4], max, maxext, f1c, f1d, f7b = 0, f7d = 0, f71a = 0;
     (void)a0;
     (void)a1;
     fc_bytezero(c, sizeof *c);
@@ -74,6 +74,10 @@ void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1)
         cpuid(7, 0, r);
         f7b = r[1];
         f7d = r[3];
+        if (r[0] >= 1) { /* sub-leaf 1 */
+            cpuid(7, 1, r);
+            f71a = r[0];
+        }
     }
 
     if (f1d & (1u << 26))
@@ -104,6 +108,8 @@ void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1)
         c->features |= FC_X86_AVX512VL;
     if (f7d & (1u << 4))
         c->features |= FC_X86_FSRM;
+    if (f71a & (1u << 4))
+        c->features |= FC_X86_AVX_VNNI;
 
     cpuid(0x80000000, 0, r);
     maxext = r[0];

@@ -42,6 +42,8 @@ enum {
     FC_X86_OS_YMM = 1u << 10,   /* XCR0 has SSE+AVX state (bits 1,2) */
     FC_X86_OS_ZMM = 1u << 11,   /* XCR0 has opmask+ZMM state (bits 5,6,7) too */
     FC_X86_HYPERVISOR = 1u << 12,
+    FC_X86_AVX_VNNI = 1u << 13, /* CPUID 7.1 EAX bit 4: on Intel, the cores whose
+                                   512-bit stores do not lower the clock */
 };
 
 struct fc_x86_cpu {
