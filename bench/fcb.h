@@ -47,7 +47,15 @@ enum fcb_impl_flags {
     FCB_I_USER = 8,     /* fc_copy_user / fc_clear_user */
     FCB_I_EMPTY = 16,   /* the empty-call floor */
     FCB_I_WITH = 32,    /* another library's memcpy/memmove/memset (--with) */
+    FCB_I_OURS = 64,    /* a --with library that is libfastcopy itself (its exported
+                           drop-in names): timed, but never a peer */
+    FCB_I_LIMIT = 128,  /* a machine-limit kernel (ws group only): "read" loads the
+                           source, "write" stores the destination, "ntwrite" streams
+                           it; what a copy or memset at that level can approach */
 };
+/* A peer: what libfastcopy is measured against (the system C library and the
+ * --with libraries that are not libfastcopy). */
+#define FCB_IS_PEER(flags) (((flags) & (FCB_I_LIBC | FCB_I_WITH)) && !((flags) & FCB_I_OURS))
 
 struct fcb_impl {
     char name[24];
@@ -72,6 +80,7 @@ struct fcb_case {
     int user;           /* user-copy group: only libc, auto and the user impls */
     int fault;          /* every call faults: only the user impls */
     int mix;            /* size mix: the empty impl joins */
+    int mix_default;    /* the mix at the default (unlearnable) sequence length */
     int readback;       /* read the last byte written after each call (mixread) */
     unsigned char *sbase, *dbase;
     struct fcb_op *ops;
@@ -186,6 +195,15 @@ enum fcb_target_kind {
     FCB_T_GEO_RATIO,    /* geometric mean over the cases of that ratio <= limit */
     FCB_T_ABS_NS,       /* median(impl) <= limit ns, in every case */
     FCB_T_MIN_GBPS,     /* bytes per call / median(impl) >= limit GB/s, in every case */
+    /* Against the best peer: per case, the fastest (lowest median) of libc and the
+     * --with libraries.  base is ignored. */
+    FCB_T_PEER_RATIO,   /* median(impl) / median(best peer) <= limit, in every case */
+    FCB_T_PEER_FLOOR,   /* (median(impl) - median(empty)) / (median(best peer) -
+                           median(empty)) <= limit: time above the call floor */
+    /* Against this machine's limit, measured in the same run by the limit kernels:
+     * bytes / median(impl) >= limit x bytes / max(read, min(write, ntwrite)) (a copy;
+     * memset: min(write, ntwrite)). */
+    FCB_T_LIMIT_FRAC,
 };
 struct fcb_target {
     const char *id;         /* short, stable: "usercopy-small" */

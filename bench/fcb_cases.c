@@ -30,6 +30,12 @@ typedef size_t (*clear_user_fn)(void *, size_t);
 /* fcb_empty.c: the call-overhead floor, in its own file so it is never inlined. */
 void *fcb_empty_copy(void *d, const void *s, size_t n);
 void *fcb_empty_set(void *d, int c, size_t n);
+void *fcb_limit_read_copy(void *d, const void *s, size_t n);
+void *fcb_limit_write_copy(void *d, const void *s, size_t n);
+void *fcb_limit_ntwrite_copy(void *d, const void *s, size_t n);
+void *fcb_limit_read_set(void *d, int c, size_t n);
+void *fcb_limit_write_set(void *d, int c, size_t n);
+void *fcb_limit_ntwrite_set(void *d, int c, size_t n);
 
 #define KiB ((size_t)1024)
 #define MiB (1024 * KiB)
@@ -313,7 +319,7 @@ static void detect_caches(const struct fcb_config *cfg, struct fcb_cache *c)
 static void add_impl(struct fcb_state *st, const char *name, int func, int kind, int flags,
                      void (*fn)(void))
 {
-    if (!(flags & (FCB_I_LIBC | FCB_I_WITH)) && !in_list(st->cfg.impls, name, 0))
+    if (!(flags & (FCB_I_LIBC | FCB_I_WITH | FCB_I_LIMIT)) && !in_list(st->cfg.impls, name, 0))
         return;
     struct fcb_impl *im = &st->impls[st->nimpls++];
     snprintf(im->name, sizeof im->name, "%s", name);
@@ -387,7 +393,7 @@ static int with_impls(struct fcb_state *st, int w)
         name[n] = 0;
     }
     static const char *const reserved[] = {"libc", "libc2", "auto", "empty", "copy_user",
-                                           "clear_user"};
+                                           "clear_user", "read", "write", "ntwrite"};
     for (size_t r = 0; r < sizeof reserved / sizeof *reserved; r++)
         if (!strcmp(name, reserved[r]) || !name[0]) {
             fprintf(stderr, "fcbench: --with '%s': name '%s' is taken; use LIB=NAME\n", arg,
@@ -414,7 +420,17 @@ static int with_impls(struct fcb_state *st, int w)
     char *how = st->with_how[w];
     size_t hl = sizeof st->with_how[w];
     int found = 0;
-    snprintf(how, hl, "%s = %s (", name, path);
+    /* libfastcopy itself (its drop-in names, as a preloading program calls them):
+     * timed beside the others, never counted as a peer. */
+    int ours = 0;
+    {
+        void *v = dlsym(h, "fc_variants");
+        Dl_info di;
+        struct link_map *lm = NULL;
+        ours = v && dladdr(v, &di) && dlinfo(h, RTLD_DI_LINKMAP, &lm) == 0 && lm &&
+               di.dli_fname && !strcmp(di.dli_fname, lm->l_name);
+    }
+    snprintf(how, hl, "%s = %s%s (", name, path, ours ? " [libfastcopy: not a peer]" : "");
     for (int f = 0; f < FCB_NFUNCS; f++) {
         void *p = dlsym(h, fnames[f]);
         /* dlsym also searches LIB's dependencies: a library that does not
@@ -429,7 +445,8 @@ static int with_impls(struct fcb_state *st, int w)
         size_t used = strlen(how);
         snprintf(how + used, hl - used, "%s%s", found ? " " : "", fnames[f]);
         found++;
-        add_impl(st, name, f, kinds[f], FCB_I_WITH, (void (*)(void))p);
+        add_impl(st, name, f, kinds[f], FCB_I_WITH | (ours ? FCB_I_OURS : 0),
+                 (void (*)(void))p);
     }
     size_t used = strlen(how);
     snprintf(how + used, hl - used, "%s)", found ? "" : "none of memcpy memmove memset");
@@ -446,7 +463,7 @@ static int build_impls(struct fcb_state *st)
 {
     const struct fc_variant *v;
     size_t nv = fc_variants(&v);
-    st->impls = calloc(nv + 16 + 3 * FCB_MAX_WITH, sizeof *st->impls);
+    st->impls = calloc(nv + 32 + 3 * FCB_MAX_WITH, sizeof *st->impls);
     void (*lfn[3])(void);
     libc_fns(st, lfn);
     static const int kinds[3] = {FCB_K_COPY, FCB_K_COPY, FCB_K_SET};
@@ -477,6 +494,17 @@ static int build_impls(struct fcb_state *st)
     add_impl(st, "empty", FCB_MEMCPY, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
     add_impl(st, "empty", FCB_MEMMOVE, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
     add_impl(st, "empty", FCB_MEMSET, FCB_K_SET, FCB_I_EMPTY, (void (*)(void))fcb_empty_set);
+    for (int f = 0; f < FCB_NFUNCS; f++) {
+        int set = f == FCB_MEMSET;
+        add_impl(st, "read", f, kinds[f], FCB_I_LIMIT,
+                 set ? (void (*)(void))fcb_limit_read_set : (void (*)(void))fcb_limit_read_copy);
+        add_impl(st, "write", f, kinds[f], FCB_I_LIMIT,
+                 set ? (void (*)(void))fcb_limit_write_set
+                     : (void (*)(void))fcb_limit_write_copy);
+        add_impl(st, "ntwrite", f, kinds[f], FCB_I_LIMIT,
+                 set ? (void (*)(void))fcb_limit_ntwrite_set
+                     : (void (*)(void))fcb_limit_ntwrite_copy);
+    }
     return 0;
 }
 
@@ -822,9 +850,20 @@ static void cases_mix(struct builder *b)
 {
     int quick = b->st->cfg.quick;
     size_t align = b->st->cfg.mix_align;
-    size_t nmix = b->st->cfg.mix_ops ? b->st->cfg.mix_ops : MIX_OPS;
-    if (nmix < 16)
-        nmix = 16;
+    /* Three regimes: MIX_OPS calls per sequence (too long for the branch
+     * predictors to learn: unpredictable sizes, as across a fleet), and 4096 and
+     * 512 calls replayed round and round (learnable, close to what a call site with
+     * steady sizes sees).  --mix-ops N: that one regime only; --quick: the first. */
+    size_t regimes[3], nreg = 0;
+    if (b->st->cfg.mix_ops) {
+        regimes[nreg++] = b->st->cfg.mix_ops < 16 ? 16 : b->st->cfg.mix_ops;
+    } else {
+        regimes[nreg++] = MIX_OPS;
+        if (!quick) {
+            regimes[nreg++] = 4096;
+            regimes[nreg++] = 512;
+        }
+    }
     if (align < 1 || align > 4096)
         align = 1;
     for (size_t di = 0; di < fcb_ndists; di++) {
@@ -872,13 +911,19 @@ static void cases_mix(struct builder *b)
         cum[0] = 0;
         for (size_t i = 0; i < nw; i++)
             cum[i + 1] = cum[i] + (w[i] > 0 ? w[i] : 0);
+        for (size_t rg = 0; rg < nreg; rg++)
         for (int k = 0; k < nf; k++) {
-            /* Same draws for memcpy and memmove of one file. */
+            /* Same draws for memcpy and memmove of one file (and the shorter
+             * regimes replay a prefix of the same draws). */
+            size_t nmix = regimes[rg];
             uint64_t rng = b->st->cfg.seed ^ (0x51ed270b27e3ull * (di + 1));
-            struct fcb_case *c = new_case(b, fs[k], "mix", 0, nmix, "%s", d->name);
+            struct fcb_case *c =
+                rg == 0 ? new_case(b, fs[k], "mix", 0, nmix, "%s", d->name)
+                        : new_case(b, fs[k], "mix", 0, nmix, "%s/ops=%zu", d->name, nmix);
             if (!c)
                 continue;
             c->mix = 1;
+            c->mix_default = rg == 0;
             double total = 0;
             for (size_t i = 0; i < nmix; i++) {
                 double u = (rng_next(&rng) >> 11) * (1.0 / 9007199254740992.0) * cum[nw];
@@ -914,7 +959,7 @@ static void cases_mixread(struct builder *b)
     int nc = b->st->ncases;
     for (int i = 0; i < nc; i++) {
         const struct fcb_case *m = &b->st->cases[i];
-        if (strcmp(m->group, "mix") || m->func == FCB_MEMMOVE)
+        if (strcmp(m->group, "mix") || m->func == FCB_MEMMOVE || !m->mix_default)
             continue;
         int f = m->func;
         size_t nops = m->nops, size = m->size;
@@ -1006,6 +1051,8 @@ static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
         return im->flags & (FCB_I_LIBC | FCB_I_AUTO);
     if (im->flags & FCB_I_EMPTY)
         return c->mix;
+    if (im->flags & FCB_I_LIMIT)
+        return !strcmp(c->group, "ws");
     return 1;
 }
 
@@ -1243,7 +1290,15 @@ void fcb_calibrate(struct fcb_state *st, struct fcb_item *it, double target_ns)
     uint64_t n = 1;
     struct fcb_case *c = &st->cases[it->c];
     if (c->mix) {
+        /* Whole passes over the sequence, as many as fill a sample (a short,
+         * learnable sequence is replayed round and round). */
         it->iters = c->nops;
+        c->cursor = 0;
+        fcb_warm(st, it);
+        c->cursor = 0;
+        double t = fcb_run(st, it, c->nops);
+        uint64_t k = t > 0 && t < target_ns ? (uint64_t)(target_ns / t) : 1;
+        it->iters = c->nops * (k ? k : 1);
         c->cursor = 0;
         return;
     }

@@ -408,7 +408,8 @@ struct tres {
     int ncases;
     double worst;
     int proven;             /* the worst case's excess is outside the 95% interval */
-    char worst_case[64];
+    char worst_case[128];
+    char peer[32];          /* scratch: the best peer of the case in hand */
 };
 static struct tres *tres;
 
@@ -512,6 +513,30 @@ static int find_item(int c, const char *impl)
     return -1;
 }
 
+/* The best peer of case c: the item with the lowest median among the peers (libc
+ * and the --with libraries that are not libfastcopy); -1 when none ran. */
+static int best_peer(int c)
+{
+    int best = -1;
+    for (int j = 0; j < st.nitems; j++)
+        if (st.items[j].c == c && FCB_IS_PEER(st.impls[st.items[j].i].flags) &&
+            (best < 0 || res[j].s.median < res[best].s.median))
+            best = j;
+    return best;
+}
+
+/* This machine's limit for case c (ws group), in ns per call, from the limit
+ * kernels: a copy max(read, min(write, ntwrite)), a memset min(write, ntwrite).
+ * NAN when they did not run. */
+static double machine_limit_ns(int c)
+{
+    int r = find_item(c, "read"), w = find_item(c, "write"), nt = find_item(c, "ntwrite");
+    if (w < 0 || nt < 0 || (st.cases[c].func != FCB_MEMSET && r < 0))
+        return NAN;
+    double wr = fmin(res[w].s.median, res[nt].s.median);
+    return st.cases[c].func == FCB_MEMSET ? wr : fmax(res[r].s.median, wr);
+}
+
 /* all: print NOT MEASURED rows too (--targets); otherwise only measured targets,
  * and nothing at all when none is (a filtered run). */
 static int eval_targets(FILE *f, int all)
@@ -526,16 +551,22 @@ static int eval_targets(FILE *f, int all)
         const struct fcb_target *tg = &fcb_targets[t];
         struct tres *tr = &tres[t];
         /* worst = the largest value, or the smallest for a GB/s floor */
-        int floor = tg->kind == FCB_T_MIN_GBPS;
+        int floor = tg->kind == FCB_T_MIN_GBPS || tg->kind == FCB_T_LIMIT_FRAC;
+        int peer = tg->kind == FCB_T_PEER_RATIO || tg->kind == FCB_T_PEER_FLOOR;
         double logsum = 0, worst = floor ? INFINITY : -INFINITY;
-        int n = 0;
+        int n = 0, nproven = 0; /* cases whose excess over the limit is proven */
         for (int c = 0; c < st.ncases; c++) {
             if (!target_case(tg, &st.cases[c]))
                 continue;
-            int a = find_item(c, tg->impl), b = find_item(c, tg->base);
-            if (a < 0 || (tg->kind != FCB_T_ABS_NS && !floor && b < 0))
+            int a = find_item(c, tg->impl), b = peer ? best_peer(c) : find_item(c, tg->base);
+            int e = tg->kind == FCB_T_PEER_FLOOR ? find_item(c, "empty") : -1;
+            double lim = tg->kind == FCB_T_LIMIT_FRAC ? machine_limit_ns(c) : NAN;
+            if (a < 0 || (tg->kind != FCB_T_ABS_NS && !floor && b < 0) ||
+                (tg->kind == FCB_T_PEER_FLOOR && e < 0) ||
+                (tg->kind == FCB_T_LIMIT_FRAC && !(lim > 0)))
                 continue;
             double ma = res[a].s.median, mb = b >= 0 ? res[b].s.median : NAN, v;
+            double me = e >= 0 ? res[e].s.median : 0;
             /* Is the excess over the limit statistically proven in this case? */
             double d, lo = NAN, hi;
             if (b >= 0)
@@ -544,19 +575,36 @@ static int eval_targets(FILE *f, int all)
             double bytes = (double)st.cases[c].size;
             int proven = tg->kind == FCB_T_DIFF_NS ? lo > tg->limit
                          : tg->kind == FCB_T_ABS_NS ? res[a].s.min > tg->limit
+                         : tg->kind == FCB_T_LIMIT_FRAC ? lim / res[a].s.min < tg->limit
                          : floor ? bytes / res[a].s.min < tg->limit /* even the fastest sample */
+                         : tg->kind == FCB_T_PEER_FLOOR ? lo > (tg->limit - 1) * (mb - me)
                                  : lo > (tg->limit - 1) * mb;
             switch (tg->kind) {
             case FCB_T_DIFF_NS: v = ma - mb; break;
-            case FCB_T_RATIO: v = ma / mb; break;
+            case FCB_T_RATIO: case FCB_T_PEER_RATIO: v = ma / mb; break;
+            case FCB_T_PEER_FLOOR: v = mb - me > 0 ? (ma - me) / (mb - me) : INFINITY; break;
             case FCB_T_GEO_RATIO: v = ma / mb; logsum += log(v); break;
             case FCB_T_MIN_GBPS: v = bytes / ma; break;
+            case FCB_T_LIMIT_FRAC: v = lim / ma; break;
             default: v = ma; break;
+            }
+            if (peer)
+                snprintf(tr->peer, sizeof tr->peer, "%s", st.impls[st.items[b].i].name);
+            if (tg->kind == FCB_T_PEER_RATIO && v > tg->limit && proven) {
+                /* "proven slower by more than the margin" fails: the worst such case
+                 * is the one reported */
+                if (!nproven || v > tr->worst) {
+                    tr->worst = v;
+                    snprintf(tr->worst_case, sizeof tr->worst_case, "%s (vs %s)",
+                             st.cases[c].name, tr->peer);
+                }
+                nproven++;
             }
             if (tg->kind != FCB_T_GEO_RATIO && (floor ? v < worst : v > worst)) {
                 worst = v;
                 tr->proven = proven;
-                snprintf(tr->worst_case, sizeof tr->worst_case, "%s", st.cases[c].name);
+                snprintf(tr->worst_case, sizeof tr->worst_case, "%s%s%s%s", st.cases[c].name,
+                         peer ? " (vs " : "", peer ? tr->peer : "", peer ? ")" : "");
             }
             n++;
         }
@@ -565,8 +613,13 @@ static int eval_targets(FILE *f, int all)
             worst = exp(logsum / n);
             snprintf(tr->worst_case, sizeof tr->worst_case, "geometric mean");
         }
+        if (tg->kind == FCB_T_PEER_RATIO && nproven) {
+            worst = tr->worst;
+            tr->proven = 1;
+        }
         tr->worst = worst;
-        tr->state = !n ? -1 : floor ? worst >= tg->limit : worst <= tg->limit;
+        tr->state = !n ? -1 : floor ? worst >= tg->limit
+                    : tg->kind == FCB_T_PEER_RATIO ? nproven == 0 : worst <= tg->limit;
         const char *unit = tg->kind == FCB_T_DIFF_NS || tg->kind == FCB_T_ABS_NS ? " ns"
                            : floor ? " GB/s" : "";
         if (n && !header) {
@@ -581,12 +634,85 @@ static int eval_targets(FILE *f, int all)
             fprintf(f, "%-4s %-18s %s  (%s): worst %.3f%s at %s, limit %.3f%s, %d cases%s\n",
                     tr->state ? "PASS" : "FAIL", tg->id, tg->what, tg->issue, worst, unit,
                     tr->worst_case, tg->limit, unit, n,
-                    tr->state || tg->kind == FCB_T_GEO_RATIO ? ""
+                    tg->kind == FCB_T_PEER_RATIO && nproven
+                        ? (snprintf(tr->peer, sizeof tr->peer, " (%d proven)", nproven), tr->peer)
+                    : tr->state || tg->kind == FCB_T_GEO_RATIO ? ""
                     : tr->proven ? " (excess proven at 95%)"
                                  : " (excess within the noise: not proven at 95%)");
         fails += tr->state == 0;
     }
     return fails;
+}
+
+/* ---- against the best peer, per group ------------------------------------------------ *
+ * For each of our impls (auto, and a --with copy of libfastcopy's drop-in names),
+ * every case where a peer ran: behind = proven (95% Student t) slower than the
+ * best peer by more than 3%, ahead = proven faster by more than 3%, else even. */
+#define PEER_MARGIN 0.03
+static void print_peer_counts(FILE *f)
+{
+    int npeers = 0;
+    for (int i = 0; i < st.nimpls; i++)
+        if (FCB_IS_PEER(st.impls[i].flags) && st.impls[i].func == FCB_MEMCPY)
+            npeers++;
+    for (int i = 0; i < st.nimpls; i++) {
+        const struct fcb_impl *im = &st.impls[i];
+        if (im->func != FCB_MEMCPY || !((im->flags & FCB_I_AUTO) || (im->flags & FCB_I_OURS)))
+            continue;
+        fprintf(f, "\n# %s against the best peer in each cell (the fastest of libc%s): "
+                   "behind/ahead = proven more than 3%% slower/faster\n",
+                im->name, npeers > 1 ? " and the --with libraries" : "");
+        fprintf(f, "%-20s %7s %7s %7s  %s\n", "group", "behind", "ahead", "even",
+                "worst cells (time / best peer's)");
+        int tot[3] = {0, 0, 0};
+        for (int c0 = 0; c0 < st.ncases; c0++) {
+            const struct fcb_case *g = &st.cases[c0];
+            /* first case of its (func, group) block */
+            int first = 1;
+            for (int k = 0; k < c0; k++)
+                if (st.cases[k].func == g->func && !strcmp(st.cases[k].group, g->group))
+                    first = 0;
+            if (!first)
+                continue;
+            int cnt[3] = {0, 0, 0};
+            struct { double r; int c; } w[3] = {{0, -1}, {0, -1}, {0, -1}};
+            for (int c = c0; c < st.ncases; c++) {
+                const struct fcb_case *cs = &st.cases[c];
+                if (cs->func != g->func || strcmp(cs->group, g->group))
+                    continue;
+                int a = find_item(c, im->name), b = best_peer(c);
+                if (a < 0 || b < 0 || a == b)
+                    continue;
+                double d, lo, hi, mb = res[b].s.median;
+                fcb_compare(st.items[a].ns, st.items[a].nsamples, st.items[b].ns,
+                            st.items[b].nsamples, &d, &lo, &hi);
+                int k = lo > PEER_MARGIN * mb ? 0 : hi < -PEER_MARGIN * mb ? 1 : 2;
+                cnt[k]++;
+                double r = res[a].s.median / mb;
+                if (k == 0)
+                    for (int q = 0; q < 3; q++)
+                        if (w[q].c < 0 || r > w[q].r) {
+                            for (int z = 2; z > q; z--)
+                                w[z] = w[z - 1];
+                            w[q].r = r;
+                            w[q].c = c;
+                            break;
+                        }
+            }
+            if (!cnt[0] && !cnt[1] && !cnt[2])
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "%s/%s", fcb_func_name(g->func), g->group);
+            fprintf(f, "%-20s %7d %7d %7d ", name, cnt[0], cnt[1], cnt[2]);
+            for (int q = 0; q < 3 && w[q].c >= 0; q++)
+                fprintf(f, " %s %.2fx (vs %s)", st.cases[w[q].c].key, w[q].r,
+                        st.impls[st.items[best_peer(w[q].c)].i].name);
+            fputc('\n', f);
+            for (int k = 0; k < 3; k++)
+                tot[k] += cnt[k];
+        }
+        fprintf(f, "%-20s %7d %7d %7d\n", "all", tot[0], tot[1], tot[2]);
+    }
 }
 
 /* ---- self-test: the statistics, then the system libc against itself ------------------ */
@@ -788,6 +914,7 @@ int main(int argc, char **argv)
     run_all();
     analyse();
     print_table(stdout);
+    print_peer_counts(stdout);
     /* A full run measures every target's cases too: print them (not --quick,
      * whose smaller matrix and fewer rounds would say little). */
     int fails = targets ? eval_targets(stdout, 1) : st.cfg.quick ? 0 : eval_targets(stdout, 0);
