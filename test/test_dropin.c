@@ -66,6 +66,37 @@ static void test_exports_interpose(void **s)
             const unsigned char *t = sym(v[i].func);
             if (t[0] == 0xf3 && t[1] == 0x0f && t[2] == 0x1e && t[3] == 0xfa)
                 t += 4; /* endbr64 */
+            if (t[0] == 0x80 && t[1] == 0x3d && t[6] == 0x00) {
+                /* memcpy/memmove/memset: "cmpb $0, flag(%rip); je slot_jump" then
+                 * the avx512 kernel itself (src/x86_64/dropin_*.S).  The flag is
+                 * set exactly when avx512 is the selected variant; otherwise the
+                 * je leads to "jmp *slot(%rip)". */
+                int32_t fd;
+                memcpy(&fd, t + 2, 4);
+                const unsigned char *flag = t + 7 + fd;
+                assert_int_equal(*flag != 0, !strcmp(v[i].name, "avx512"));
+                const unsigned char *j = t + 7;
+                if (j[0] == 0x74) { /* je rel8 */
+                    t = j + 2 + (int8_t)j[1];
+                } else {
+                    assert_int_equal(j[0], 0x0f);
+                    assert_int_equal(j[1], 0x84); /* je rel32 */
+                    int32_t rel;
+                    memcpy(&rel, j + 2, 4);
+                    t = j + 6 + rel;
+                }
+                /* and a call to it copies */
+                if (strcmp(v[i].func, "memset")) {
+                    char a[100], b[100];
+                    for (int k = 0; k < 100; k++)
+                        a[k] = (char)k, b[k] = 0;
+                    void *(*f)(void *, const void *, size_t) =
+                        (void *(*)(void *, const void *, size_t))sym(v[i].func);
+                    assert_ptr_equal(f(b, a, 77), b);
+                    assert_memory_equal(a, b, 77);
+                    assert_int_equal(b[77], 0);
+                }
+            }
             assert_int_equal(t[0], 0xff);
             assert_int_equal(t[1], 0x25);
             int32_t disp;
