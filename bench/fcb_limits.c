@@ -1,8 +1,10 @@
 /* fcb_limits.c - the machine-limit kernels of the ws group: how fast this machine
  * reads, writes and streams (non-temporal writes) a buffer of a given size, with
- * the widest vectors it has.  A copy at a cache level cannot beat
- *     bytes / max(read time, min(write time, streaming-write time))
- * and a memset cannot beat bytes / min(write time, streaming-write time); the
+ * the widest vectors it has.  A copy in the L1 or L2 cannot beat
+ *     bytes / max(read time, min(write time, streaming-write time)),
+ * in the L3 or DRAM (both directions share one fabric) bytes / (read time +
+ * min(write, streaming-write time)), and a memset cannot beat bytes / min(write
+ * time, streaming-write time) (fcbench.c, machine_limit_ns); the
  * targets compare libfastcopy with that figure, measured in the same run, instead
  * of with GB/s numbers from another CPU.
  *

@@ -1,15 +1,17 @@
 /* x86_64 selection policy: CPU facts -> variants and thresholds.
  *
  * A pure function of struct fc_x86_cpu (no CPUID here), compiled on every host so
- * test/test_policy.c can ask it about any CPU.  The reasoning, with the
+ * test/test_policy_x86_64.c can ask it about any CPU.  The reasoning, with the
  * measurements behind it (AMD EPYC Zen 4 VM, glibc 2.36; see README "Performance"):
  *
  * Vector width.  Zen 4 stores 32 bytes per cycle whatever the register width (L1
  * copy limit measured at 117 GB/s = 32 B x 3.66 GHz), so AVX-512 buys no bandwidth
  * there; it buys masked loads/stores, which copy any size below 64 bytes with one
- * load and one store and no size branches.  On Intel before Ice Lake, 512-bit
- * stores lower the core clock, so Intel gets AVX2 unless it has FSRM (Ice Lake and
- * later), where "erms" (rep movsb for mid sizes) is what Intel tunes for.
+ * load and one store and no size branches.  On Intel before Sapphire Rapids,
+ * 512-bit stores lower the core clock, so Intel gets AVX2 unless it has FSRM (Ice
+ * Lake and later), where "erms" (rep movsb for mid sizes) is what Intel tunes for.
+ * Sapphire Rapids and later (AVX-512 with AVX-VNNI, glibc's tell) get "avx512",
+ * measured on Emerald Rapids: see intel_full_clock_avx512 and the windows below.
  *
  * rep movsb.  On AMD Zen 3/4 it collapses when dst is 1..63 bytes after src
  * modulo 4096 (glibc bug 30994: 3.6 GB/s instead of ~90 GB/s at 4 KiB here) and
