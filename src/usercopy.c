@@ -11,8 +11,8 @@
  * restores the signal mask of the interrupted code and siglongjmps back.  The
  * variant kernels do not store in ascending order, so the exact count is then
  * computed by redoing the copy in chunks that each lie in one source page and one
- * destination page: the first chunk that faults (or that holds the page which
- * faulted a moment ago) starts at k, because faults are page-granular.
+ * destination page: the first chunk that faults (or that holds a page known to
+ * fail from the first attempt) starts at k, because faults are page-granular.
  *
  * Every other SIGSEGV/SIGBUS is passed on to the disposition that was installed
  * before ours: its handler is called with the same siginfo and context (and its
@@ -344,15 +344,26 @@ static __attribute__((noinline)) int uc_guarded(struct uc_rec *r)
 
 /* After a fault somewhere in [0,n): the exact count not copied.  Chunks never
  * cross a page of either buffer, so a chunk either copies completely or faults
- * before its first byte could be stored; the page that faulted in the first
- * attempt is not tried again (it was bad a moment ago). */
+ * before its first byte could be stored.
+ *
+ * The page that faulted in the first attempt is not tried again where that is
+ * known to fail: as a destination page always (the fault was a store there, or a
+ * load of a source byte in it: then it is not readable, and on every supported
+ * architecture a page that cannot be read cannot be written either), as a source
+ * page only when it is no destination page of this copy (then the fault was a
+ * load).  A page that both ranges reach may have faulted on a store and still be
+ * readable (PROT_READ): there the chunk simply faults again if it must, one more
+ * caught fault, only in that case.
+ */
 static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first)
 {
     unsigned char *d = first->dst;
     const unsigned char *s = first->src;
     size_t pg = uc_pagesize, k = 0, n = first->n;
-    uintptr_t bad = first->fault_known ? first->fault_addr & ~(uintptr_t)(pg - 1) : 0;
-    int have_bad = first->fault_known;
+    uintptr_t m = ~(uintptr_t)(pg - 1);
+    uintptr_t bad = first->fault_known ? first->fault_addr & m : 0;
+    int skip_dst = first->fault_known;
+    int skip_src = first->fault_known && s && !(bad >= first->lo[0] && bad <= first->hi[0]);
     struct uc_rec r;
 
     while (k < n) {
@@ -364,8 +375,8 @@ static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first
             if (room < c)
                 c = room;
         }
-        if (have_bad && ((UC_ADDR(d + k) & ~(uintptr_t)(pg - 1)) == bad ||
-                         (s && (UC_ADDR(s + k) & ~(uintptr_t)(pg - 1)) == bad)))
+        if ((skip_dst && (UC_ADDR(d + k) & m) == bad) ||
+            (skip_src && (UC_ADDR(s + k) & m) == bad))
             return n - k;
         r.dst = d + k;
         r.src = s ? s + k : 0;
