@@ -13,6 +13,9 @@
  * computed by redoing the copy in chunks that each lie in one source page and one
  * destination page: the first chunk that faults (or that holds a page known to
  * fail from the first attempt) starts at k, because faults are page-granular.
+ * Overlapping buffers (dst == src included) go another way: the pages are touched
+ * first, in ascending order, and only the prefix found accessible is moved (see
+ * uc_overlap).
  *
  * Every other SIGSEGV/SIGBUS is passed on to the disposition that was installed
  * before ours: its handler is called with the same siginfo and context (and its
@@ -354,7 +357,10 @@ static __attribute__((noinline)) int uc_guarded(struct uc_rec *r)
  * load).  A page that both ranges reach may have faulted on a store and still be
  * readable (PROT_READ): there the chunk simply faults again if it must, one more
  * caught fault, only in that case.
- */
+ *
+ * Every chunk has dst != src (fc_copy_user sends dst == src to uc_overlap, which
+ * only comes here for a prefix with dst != src), so no kernel can take its "same
+ * buffer: nothing to do" shortcut for a chunk. */
 static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first)
 {
     unsigned char *d = first->dst;
@@ -389,6 +395,77 @@ static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first
     return 0;
 }
 
+/* The length k of the longest prefix of [0,n) whose source bytes are readable and
+ * destination bytes writable, found by touching one byte of each page of both
+ * ranges in ascending order: a load from the source, a load and a store of the
+ * same value back to the destination (so a PROT_READ page counts as not
+ * writable).  The first fault ends it; *at then says where.  Touches nothing
+ * else. */
+static __attribute__((noinline)) void uc_touch(volatile unsigned char *d,
+                                               const volatile unsigned char *s, size_t n,
+                                               volatile size_t *at)
+{
+    size_t pg = uc_pagesize, i = 0;
+    while (i < n) {
+        size_t c = n - i, room = pg - (UC_ADDR(d + i) & (pg - 1));
+        if (room < c)
+            c = room;
+        room = pg - (UC_ADDR(s + i) & (pg - 1));
+        if (room < c)
+            c = room;
+        *at = i;
+        (void)s[i];
+        d[i] = d[i];
+        i += c;
+    }
+    *at = n;
+}
+
+static __attribute__((noinline)) size_t uc_probe(void *d, const void *s, size_t n)
+{
+    struct uc_rec r;
+    volatile size_t at = 0;
+
+    uc_ranges(&r, d, s, n);
+    r.dst = d;
+    r.src = s;
+    r.n = n;
+    r.prev = uc_cur;
+    if (sigsetjmp(r.env, 0) == 0) {
+        uc_cur = &r;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        uc_touch(r.dst, r.src, r.n, &at);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    }
+    uc_cur = r.prev;
+    return at;
+}
+
+/* Overlapping buffers, dst == src included.  A kernel may legitimately skip the
+ * work for dst == src (the aarch64 and riscv64 ones do: memmove has nothing to do),
+ * and a fault in the middle of an overlapping move leaves the source half
+ * overwritten, so the prefix could not be redone from it.  Hence: first find k by
+ * touching the pages (uc_probe), then move just that prefix (fc_memcpy is
+ * fc_memmove on overlap).  Without concurrent mprotect/munmap, and with
+ * page-granular faults, the result is exactly fc_memmove(dst, src, k): the bytes
+ * of [dst+k, dst+n) keep their values.  Should the move fault all the same (a page
+ * changed under us, a sub-page fault), the chunked redo gives the count, and the
+ * overlapping bytes are unspecified. */
+static __attribute__((noinline, cold)) size_t uc_overlap(void *dst, const void *src, size_t n)
+{
+    struct uc_rec r;
+    size_t k = uc_probe(dst, src, n);
+    if (k == 0 || UC_ADDR(dst) == UC_ADDR(src))
+        return n - k;
+    uc_ranges(&r, dst, src, k);
+    r.dst = dst;
+    r.src = src;
+    r.n = k;
+    if (uc_guarded(&r))
+        return uc_slow(&r) + (n - k);
+    return n - k;
+}
+
 static inline int uc_bad_range(uintptr_t p, size_t n)
 {
     return p == 0 || p + (n - 1) < p;
@@ -403,6 +480,9 @@ FC_API size_t fc_copy_user(void *dst, const void *src, size_t n)
         return n;
     if (__builtin_expect(!__atomic_load_n(&uc_armed, __ATOMIC_RELAXED), 0))
         uc_arm_lazy();
+    uintptr_t d = UC_ADDR(dst), s = UC_ADDR(src);
+    if (__builtin_expect(d - s < n || s - d < n, 0))
+        return uc_overlap(dst, src, n);   /* overlap, dst == src included */
     uc_ranges(&r, dst, src, n);
     r.dst = dst;
     r.src = src;
