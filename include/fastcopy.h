@@ -55,12 +55,20 @@ const char *fc_selected(const char *func);
  * be copied.  n == 0 returns 0 and touches nothing (NULL allowed); a NULL pointer
  * with n > 0, or a range that wraps around the address space, returns n.
  *
- * Nothing outside [dst,dst+n) is written and src is never written.  After a fault,
- * each byte of [dst+k,dst+n) either keeps its old value or holds the corresponding
- * source byte (zero for fc_clear_user): the fast copy may have stored parts of the
- * range past the bad page before it faulted.  There is no zero-fill of the rest.
- * Overlapping buffers: without a fault the result is fc_memmove's; after a fault r
- * is exact but the overlapping bytes of dst are unspecified.
+ * Nothing outside [dst,dst+n) is written (src is not, where it lies outside it).
+ * After a fault, each byte of [dst+k,dst+n) either keeps its old value or holds the
+ * corresponding source byte (zero for fc_clear_user): the fast copy may have stored
+ * parts of the range past the bad page before it faulted.  There is no zero-fill
+ * of the rest.
+ * Overlapping buffers (dst == src included): the pages of both ranges are touched
+ * first (one byte per page, ascending; the destination's written back unchanged),
+ * then only [0,k) is moved: without a fault the result is fc_memmove's; after one
+ * dst[0,k) holds the original src[0,k) and [dst+k,dst+n) is unchanged (if the move
+ * itself faults, the mappings having changed meanwhile, r is still a page boundary
+ * where it faulted but the bytes of dst are unspecified).  dst == src moves
+ * nothing and counts up to the first page not both readable and writable.  A page
+ * that both ranges reach counts as for two mappings: a read-only page is readable
+ * for the source and not writable for the destination.
  *
  * Faults are caught only when they hit the current checked copy's pages (or carry
  * no usable address, as x86-64's #GP on a non-canonical address does), on the
