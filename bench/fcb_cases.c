@@ -319,7 +319,10 @@ static void detect_caches(const struct fcb_config *cfg, struct fcb_cache *c)
 static void add_impl(struct fcb_state *st, const char *name, int func, int kind, int flags,
                      void (*fn)(void))
 {
-    if (!(flags & (FCB_I_LIBC | FCB_I_WITH | FCB_I_LIMIT)) && !in_list(st->cfg.impls, name, 0))
+    /* libc, --with, the empty call (the floor of the mix targets) and the limit
+     * kernels are always timed: the others are measured against them */
+    if (!(flags & (FCB_I_LIBC | FCB_I_WITH | FCB_I_LIMIT | FCB_I_EMPTY)) &&
+        !in_list(st->cfg.impls, name, 0))
         return;
     struct fcb_impl *im = &st->impls[st->nimpls++];
     snprintf(im->name, sizeof im->name, "%s", name);
