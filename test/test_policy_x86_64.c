@@ -262,6 +262,7 @@ static void test_intel_emerald_rapids(void **s)
     assert_int_equal(d.tun.rep_stosb_threshold, 8192);
     assert_int_equal(d.tun.rep_stosb_stop, 8192);
     assert_int_equal(d.tun.rep_stosb_resume, 8192);
+    assert_int_equal(d.tun.alias_backward_stop, 0); /* forward measured faster here */
     /* without the OS's ZMM state it is the AVX2 + rep movsb path again */
     c.features &= ~(uint32_t)FC_X86_OS_ZMM;
     d = decide(c);
