@@ -170,6 +170,14 @@ struct fcb_dist {
 extern const struct fcb_dist fcb_dists[];
 extern const size_t fcb_ndists;
 
+/* ---- machine-limit kernels (fcb_limits.c; the ws group's read/write/ntwrite) ------ */
+void *fcb_limit_read_copy(void *d, const void *s, size_t n);
+void *fcb_limit_write_copy(void *d, const void *s, size_t n);
+void *fcb_limit_ntwrite_copy(void *d, const void *s, size_t n);
+void *fcb_limit_read_set(void *d, int c, size_t n);
+void *fcb_limit_write_set(void *d, int c, size_t n);
+void *fcb_limit_ntwrite_set(void *d, int c, size_t n);
+
 /* ---- statistics (fcb_stats.c) ---------------------------------------------------- */
 struct fcb_summary {
     int n;

@@ -30,12 +30,6 @@ typedef size_t (*clear_user_fn)(void *, size_t);
 /* fcb_empty.c: the call-overhead floor, in its own file so it is never inlined. */
 void *fcb_empty_copy(void *d, const void *s, size_t n);
 void *fcb_empty_set(void *d, int c, size_t n);
-void *fcb_limit_read_copy(void *d, const void *s, size_t n);
-void *fcb_limit_write_copy(void *d, const void *s, size_t n);
-void *fcb_limit_ntwrite_copy(void *d, const void *s, size_t n);
-void *fcb_limit_read_set(void *d, int c, size_t n);
-void *fcb_limit_write_set(void *d, int c, size_t n);
-void *fcb_limit_ntwrite_set(void *d, int c, size_t n);
 
 #define KiB ((size_t)1024)
 #define MiB (1024 * KiB)

@@ -17,13 +17,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
-
-void *fcb_limit_read_copy(void *d, const void *s, size_t n);
-void *fcb_limit_write_copy(void *d, const void *s, size_t n);
-void *fcb_limit_ntwrite_copy(void *d, const void *s, size_t n);
-void *fcb_limit_read_set(void *d, int c, size_t n);
-void *fcb_limit_write_set(void *d, int c, size_t n);
-void *fcb_limit_ntwrite_set(void *d, int c, size_t n);
+#include "fcb.h"
 
 volatile uint64_t fcb_limit_sink;
 

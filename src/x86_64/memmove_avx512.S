@@ -47,28 +47,9 @@
 #define REP_MOVSB_STOP (fc_tun + 16)
 #define ALIAS_BACKWARD_STOP (fc_tun + 56)
 
-/* Built twice: as the kernel fc_memmove_avx512 (every variant table and the fc_* API use
- * it), and, with FC_DROPIN_NAME defined (dropin_*.S, the shared library only), as
- * the exported drop-in name itself: a test of one byte that the IFUNC resolver set
- * when it chose this kernel, falling through into this same code, else a jump
- * through the slot to the variant chosen instead.  See src/exports.c. */
-#ifdef FC_DROPIN_NAME
-#define KNAME FC_DROPIN_NAME
-#else
-#define KNAME fc_memmove_avx512
-#endif
-        .text
-        .p2align 6
-        .globl KNAME
-#ifndef FC_DROPIN_NAME
-        .hidden KNAME
-#endif
-        .type KNAME, @function
-KNAME:
-#ifdef FC_DROPIN_NAME
-        cmpb    $0, FC_DROPIN_FLAG(%rip)
-        je      .Ldropin_slot
-#endif
+#include "kernel_entry.h"
+
+KERNEL_BEGIN(fc_memmove_avx512)
         movq    %rdi, %rax
         cmpq    $64, %rdx
         ja      .Lmore_64
@@ -358,10 +339,6 @@ KNAME:
         vmovdqu64 %zmm20, 192(%r9)
         vmovdqu64 %zmm17, -64(%r11)
         ret
-#ifdef FC_DROPIN_NAME
-.Ldropin_slot:
-        jmp     *FC_DROPIN_SLOT(%rip)
-#endif
-        .size KNAME, .-KNAME
+KERNEL_END(fc_memmove_avx512)
 
         .section .note.GNU-stack, "", @progbits

@@ -40,28 +40,9 @@
 #define REP_STOSB_STOP (fc_tun + 64)
 #define REP_STOSB_RESUME (fc_tun + 72)
 
-/* Built twice: as the kernel fc_memset_avx512 (every variant table and the fc_* API use
- * it), and, with FC_DROPIN_NAME defined (dropin_*.S, the shared library only), as
- * the exported drop-in name itself: a test of one byte that the IFUNC resolver set
- * when it chose this kernel, falling through into this same code, else a jump
- * through the slot to the variant chosen instead.  See src/exports.c. */
-#ifdef FC_DROPIN_NAME
-#define KNAME FC_DROPIN_NAME
-#else
-#define KNAME fc_memset_avx512
-#endif
-        .text
-        .p2align 6
-        .globl KNAME
-#ifndef FC_DROPIN_NAME
-        .hidden KNAME
-#endif
-        .type KNAME, @function
-KNAME:
-#ifdef FC_DROPIN_NAME
-        cmpb    $0, FC_DROPIN_FLAG(%rip)
-        je      .Ldropin_slot
-#endif
+#include "kernel_entry.h"
+
+KERNEL_BEGIN(fc_memset_avx512)
         movq    %rdi, %rax
         vpbroadcastb %esi, %zmm16
         cmpq    $255, %rdx
@@ -186,10 +167,6 @@ KNAME:
         rep stosb
         movq    %r9, %rax
         ret
-#ifdef FC_DROPIN_NAME
-.Ldropin_slot:
-        jmp     *FC_DROPIN_SLOT(%rip)
-#endif
-        .size KNAME, .-KNAME
+KERNEL_END(fc_memset_avx512)
 
         .section .note.GNU-stack, "", @progbits
