@@ -7,7 +7,10 @@
  * shared library only), as the exported drop-in name itself: a test of one byte
  * that the IFUNC resolver set when it chose this kernel, falling through into the
  * same code, else a jump through the slot to the variant chosen instead (see
- * src/exports.c, FC_EXPORT_FALLTHROUGH).  KNAME is the symbol being defined. */
+ * src/exports.c, FC_EXPORT_FALLTHROUGH).  KNAME is the symbol being defined.
+ * Both forms carry call-frame information (.cfi_startproc/endproc: the kernels
+ * are leaves that never move the stack pointer; memset's scratch line is in the
+ * red zone), so debuggers, profilers and crash reporters unwind through them. */
 #ifndef FC_X86_KERNEL_ENTRY_H
 #define FC_X86_KERNEL_ENTRY_H
 
@@ -19,11 +22,13 @@
         .globl KNAME;                                                             \
         .type KNAME, @function;                                                   \
 KNAME:                                                                            \
+        .cfi_startproc;                                                           \
         cmpb    $0, FC_DROPIN_FLAG(%rip);                                         \
         je      .Ldropin_slot
 #define KERNEL_END(kern)                                                          \
 .Ldropin_slot:                                                                    \
         jmp     *FC_DROPIN_SLOT(%rip);                                            \
+        .cfi_endproc;                                                             \
         .size KNAME, .-KNAME
 #else
 #define KERNEL_BEGIN(kern)                                                        \
@@ -32,8 +37,10 @@ KNAME:                                                                          
         .globl kern;                                                              \
         .hidden kern;                                                             \
         .type kern, @function;                                                    \
-kern:
+kern:                                                                             \
+        .cfi_startproc
 #define KERNEL_END(kern)                                                          \
+        .cfi_endproc;                                                             \
         .size kern, .-kern
 #endif
 
