@@ -39,16 +39,19 @@ static const char fc_func_env[FC_NFUNCS][20] = {"FASTCOPY_MEMCPY", "FASTCOPY_MEM
 static const struct {
     char name[32];
     unsigned short offset;
-    size_t min;
+    size_t min, max;
 } fc_tun_env[] = {
-    {"FASTCOPY_NT_THRESHOLD", __builtin_offsetof(struct fc_tunables, nt_threshold), 16384},
-    {"FASTCOPY_REP_MOVSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_movsb_threshold), 256},
-    {"FASTCOPY_REP_MOVSB_STOP", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256},
-    {"FASTCOPY_REP_STOSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256},
-    {"FASTCOPY_REP_STOSB_STOP", __builtin_offsetof(struct fc_tunables, rep_stosb_stop), 256},
-    {"FASTCOPY_REP_STOSB_RESUME", __builtin_offsetof(struct fc_tunables, rep_stosb_resume), 256},
-    {"FASTCOPY_ZVA_THRESHOLD", __builtin_offsetof(struct fc_tunables, zva_threshold), 64},
-    {"FASTCOPY_ALIAS_BACKWARD_STOP", __builtin_offsetof(struct fc_tunables, alias_backward_stop), 0},
+#define FC_NOMAX ((size_t)-1)
+    {"FASTCOPY_NT_THRESHOLD", __builtin_offsetof(struct fc_tunables, nt_threshold), 16384, FC_NOMAX},
+    {"FASTCOPY_REP_MOVSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_movsb_threshold), 256, FC_NOMAX},
+    {"FASTCOPY_REP_MOVSB_STOP", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256, FC_NOMAX},
+    {"FASTCOPY_REP_STOSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256, FC_NOMAX},
+    {"FASTCOPY_REP_STOSB_STOP", __builtin_offsetof(struct fc_tunables, rep_stosb_stop), 256, FC_NOMAX},
+    {"FASTCOPY_REP_STOSB_RESUME", __builtin_offsetof(struct fc_tunables, rep_stosb_resume), 256, FC_NOMAX},
+    {"FASTCOPY_ZVA_THRESHOLD", __builtin_offsetof(struct fc_tunables, zva_threshold), 64, FC_NOMAX},
+    {"FASTCOPY_ALIAS_BACKWARD_STOP", __builtin_offsetof(struct fc_tunables, alias_backward_stop), 0, FC_NOMAX},
+    /* one masked store covers at most 64 bytes */
+    {"FASTCOPY_MEMSET_MASKED_MAX", __builtin_offsetof(struct fc_tunables, memset_masked_max), 0, 64},
 };
 
 /* One diagnostic line on stderr, built without libc. */
@@ -137,16 +140,26 @@ static void apply_tunable(struct fc_decision *d, unsigned t, const char *key, co
 {
     size_t v;
     size_t *field = (size_t *)((char *)&d->tun + fc_tun_env[t].offset);
-    if (parse_size(val, &v) && v >= fc_tun_env[t].min) {
+    if (parse_size(val, &v) && v >= fc_tun_env[t].min && v <= fc_tun_env[t].max) {
         *field = v;
         return;
     }
     struct fc_line l;
     char num[32] = "";
     line_start(&l, key, val);
-    line_add(&l, "not a size of at least ");
-    fc_strcat_size(num, sizeof num, fc_tun_env[t].min);
-    line_add(&l, num);
+    if (fc_tun_env[t].max != FC_NOMAX) {
+        line_add(&l, "not a size from ");
+        fc_strcat_size(num, sizeof num, fc_tun_env[t].min);
+        line_add(&l, num);
+        line_add(&l, " to ");
+        num[0] = 0;
+        fc_strcat_size(num, sizeof num, fc_tun_env[t].max);
+        line_add(&l, num);
+    } else {
+        line_add(&l, "not a size of at least ");
+        fc_strcat_size(num, sizeof num, fc_tun_env[t].min);
+        line_add(&l, num);
+    }
     line_add(&l, " bytes (suffixes K, M, G); keeping ");
     num[0] = 0;
     fc_strcat_size(num, sizeof num, *field);

@@ -46,6 +46,9 @@ struct fc_tunables {
     size_t rep_stosb_stop;      /* x86: ... up to (not including) this size, and */
     size_t rep_stosb_resume;    /* again from this size up to nt_threshold (between
                                    stop and resume the vector loop) */
+    size_t memset_masked_max;   /* x86 "avx512" memset: sizes up to this (at most 64)
+                                   take one masked store behind a size branch; 0 = no
+                                   branch, every size below 256 branch-free */
 };
 /* memmove_avx512.S reads the x86 fields at fixed offsets. */
 _Static_assert(__builtin_offsetof(struct fc_tunables, nt_threshold) == 0, "fc_tun layout");
@@ -55,6 +58,7 @@ _Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_threshold) == 24
 _Static_assert(__builtin_offsetof(struct fc_tunables, alias_backward_stop) == 56, "fc_tun layout");
 _Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_stop) == 64, "fc_tun layout");
 _Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_resume) == 72, "fc_tun layout");
+_Static_assert(__builtin_offsetof(struct fc_tunables, memset_masked_max) == 80, "fc_tun layout");
 
 #define FC_WHY_LEN 160
 struct fc_decision {

@@ -232,6 +232,7 @@ static void test_zen5_vm(void **s)
     assert_int_equal(d.tun.rep_stosb_stop, 32 * KiB);
     assert_int_equal(d.tun.rep_stosb_resume, MiB);
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
+    assert_int_equal(d.tun.memset_masked_max, 0); /* branch-free memset below 256 B */
     /* AVX-VNNI (Zen 5 has it) changes nothing on AMD */
     c.features |= FC_X86_AVX_VNNI;
     struct fc_decision d2 = decide(c);
@@ -263,6 +264,7 @@ static void test_intel_emerald_rapids(void **s)
     assert_int_equal(d.tun.rep_stosb_stop, 8192);
     assert_int_equal(d.tun.rep_stosb_resume, 8192);
     assert_int_equal(d.tun.alias_backward_stop, 0); /* forward measured faster here */
+    assert_int_equal(d.tun.memset_masked_max, 64);  /* one masked store up to 64 B */
     /* without the OS's ZMM state it is the AVX2 + rep movsb path again */
     c.features &= ~(uint32_t)FC_X86_OS_ZMM;
     d = decide(c);

@@ -233,7 +233,32 @@ static void test_copy_overlap(void **state)
 
 /* ---- memset ----------------------------------------------------------------------- */
 
+static void set_sizes(void **state);
+static void set_page_end(void **state);
+
+/* The avx512 memset has two forms below 64 bytes (fc_tun.memset_masked_max 0 or
+ * 64, chosen by the policy per CPU): every memset test runs under both. */
+static void under_both_small_forms(void (*fn)(void **), void **state)
+{
+    size_t saved = fc_tun.memset_masked_max;
+    for (size_t m = 0; m <= 64; m += 64) {
+        fc_tun.memset_masked_max = m;
+        fn(state);
+    }
+    fc_tun.memset_masked_max = saved;
+}
+
 static void test_set_sizes(void **state)
+{
+    under_both_small_forms(set_sizes, state);
+}
+
+static void test_set_page_end(void **state)
+{
+    under_both_small_forms(set_page_end, state);
+}
+
+static void set_sizes(void **state)
 {
     const struct fc_variant *v = ((struct vcase *)*state)->v;
     fc_set_fn fn = (fc_set_fn)v->fn;
@@ -345,7 +370,7 @@ static void test_copy_page_end(void **state)
     guarded_free(&gd);
 }
 
-static void test_set_page_end(void **state)
+static void set_page_end(void **state)
 {
     const struct fc_variant *v = ((struct vcase *)*state)->v;
     fc_set_fn fn = (fc_set_fn)v->fn;

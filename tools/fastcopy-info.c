@@ -65,6 +65,9 @@ int main(int argc, char **argv)
     size_line("alias_backward_stop", d->tun.alias_backward_stop,
               "x86: 4K-aliased forward copies run backward below this "
               "(FASTCOPY_ALIAS_BACKWARD_STOP)");
+    size_line("memset_masked_max", d->tun.memset_masked_max,
+              "x86 avx512: memsets up to here take one masked store, larger ones "
+              "branch-free up to 255 (FASTCOPY_MEMSET_MASKED_MAX)");
 
     printf("\nWhy\n");
     for (int f = 0; f < FC_NFUNCS; f++)

@@ -223,6 +223,16 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * 42-44 ns, backward 45-52 ns (glibc 47-53); memmove dst = src + 4096:
          * 33.5 vs 38.4 ns.  So never (0). */
         d->tun.alias_backward_stop = 0;
+        /* memset below 64 bytes: one masked store behind a size branch instead of
+         * the branch-free four stores (memset_avx512.S).  Same rule, over the
+         * regimes: time / best peer's (geometric means, one run, MemsetGoogle*
+         * mixes and sizes 0-4096): hot fixed sizes 1.19 with the branch vs 1.69
+         * without, misaligned 1.17 vs 1.67, cold 1.04 vs 1.10, mixes replayed
+         * 4096 / 512 calls 1.05 / 1.15 vs 1.10 / 1.40, random order 0.98 vs 0.92:
+         * worse case 1.19 vs 1.69.  (On Zen 5 only the random-order mixes were
+         * measured, where the branch lost: D 0.97-1.26x glibc vs 1.47-1.62x; it
+         * stays branch-free there.) */
+        d->tun.memset_masked_max = 64;
     }
     if (!d->tun.rep_stosb_stop) /* one window: [rep_stosb_threshold, nt_threshold) */
         d->tun.rep_stosb_stop = d->tun.rep_stosb_resume = d->tun.rep_stosb_threshold;
@@ -247,7 +257,8 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * avx512 variant too). */
         base = "avx512";
         why = ": masked small sizes, 64-byte loop, rep movsb from 4 KiB (measured)";
-        why_set = ": branch-free below 256 B, 64-byte loop, rep stosb from 8 KiB (measured)";
+        why_set = ": one masked store to 64 B, branch-free to 255 B, 64-byte loop, rep stosb "
+                  "from 8 KiB (measured)";
     } else if (c->vendor == FC_X86_INTEL && has(c, FC_X86_FSRM) && can_avx2(c) &&
                has(c, FC_X86_ERMS)) {
         base = "erms";
