@@ -5,6 +5,8 @@
  *   impl   one implementation of one function: the system C library's ("libc",
  *          fetched with dlsym so its own IFUNC choice runs), the library's
  *          automatically selected one ("auto" = fc_memcpy/fc_memmove/fc_memset),
+ *          libfastcopy's shared object through its exported names ("dropin":
+ *          what a preloading program calls, and called as the peers are),
  *          every usable compiled-in variant ("generic", "avx2", ... from
  *          fc_variants), fc_copy_user/fc_clear_user ("copy_user"/"clear_user", in
  *          the "user" group only) and an empty function ("empty", in the "mix" group
@@ -134,6 +136,7 @@ struct fcb_state {
     int cpu;                    /* pinned CPU, -1 when pinning failed */
     const char *libc_how;       /* how the libc functions were found */
     char with_how[FCB_MAX_WITH][320]; /* "NAME = path (memcpy memmove memset)" */
+    char dropin_how[320];       /* the shared object behind "dropin", "" = none */
 };
 
 /* Option parsing shared by both front ends.  Returns the number of argv entries

@@ -391,6 +391,7 @@ static int with_impls(struct fcb_state *st, int w)
     }
     static const char *const reserved[] = {"libc", "libc2", "auto", "empty", "copy_user",
                                            "clear_user", "read", "write", "ntwrite"};
+    /* ("dropin" may be taken: then that library stands for the drop-in names) */
     for (size_t r = 0; r < sizeof reserved / sizeof *reserved; r++)
         if (!strcmp(name, reserved[r]) || !name[0]) {
             fprintf(stderr, "fcbench: --with '%s': name '%s' is taken; use LIB=NAME\n", arg,
@@ -456,6 +457,50 @@ static int with_impls(struct fcb_state *st, int w)
 #endif
 }
 
+#ifndef FCB_STATIC
+/* "dropin": libfastcopy's shared object, dlopen'ed, timed through its exported
+ * memcpy/memmove/memset: what a preloading or linking program calls.  The
+ * statically linked "auto" (fc_memcpy ...) is the same kernel, but a call from
+ * this program into a shared object travels farther: on this project's Intel VM
+ * (Emerald Rapids) a call from the executable into a library cost 0.7-1.2 ns more
+ * than one within either (40-byte copies: 3.1 vs 1.9-2.4 ns), and every peer (the
+ * C library, --with libraries) is called that way.  So "dropin" is the column to
+ * compare with them.  Tried: the build tree's library (FCB_DROPIN_PATH), then
+ * libfastcopy.so.0 on the library path. */
+static void dropin_impls(struct fcb_state *st)
+{
+    static const int kinds[3] = {FCB_K_COPY, FCB_K_COPY, FCB_K_SET};
+    static const char *const fnames[3] = {"memcpy", "memmove", "memset"};
+    const char *paths[] = {
+#ifdef FCB_DROPIN_PATH
+        FCB_DROPIN_PATH,
+#endif
+        "libfastcopy.so.0"};
+    if (!in_list(st->cfg.impls, "dropin", 0))
+        return;
+    for (int i = 0; i < st->nimpls; i++)
+        if (!strcmp(st->impls[i].name, "dropin"))
+            return; /* a --with library took the name */
+    for (size_t k = 0; k < sizeof paths / sizeof *paths; k++) {
+        void *h = dlopen(paths[k], RTLD_NOW | RTLD_LOCAL);
+        if (!h)
+            continue;
+        void *p[3];
+        int ok = dlsym(h, "fc_variants") != NULL;
+        for (int f = 0; f < FCB_NFUNCS && ok; f++)
+            ok = (p[f] = dlsym(h, fnames[f])) != NULL;
+        if (!ok) {
+            dlclose(h);
+            continue;
+        }
+        for (int f = 0; f < FCB_NFUNCS; f++)
+            add_impl(st, "dropin", f, kinds[f], FCB_I_WITH | FCB_I_OURS, (void (*)(void))p[f]);
+        snprintf(st->dropin_how, sizeof st->dropin_how, "%s", paths[k]);
+        return;
+    }
+}
+#endif
+
 static int build_impls(struct fcb_state *st)
 {
     const struct fc_variant *v;
@@ -472,6 +517,9 @@ static int build_impls(struct fcb_state *st)
     for (int w = 0; w < st->cfg.nwith; w++)
         if (with_impls(st, w))
             return -1;
+#ifndef FCB_STATIC
+    dropin_impls(st);
+#endif
     add_impl(st, "auto", FCB_MEMCPY, FCB_K_COPY, FCB_I_AUTO, (void (*)(void))fc_memcpy);
     add_impl(st, "auto", FCB_MEMMOVE, FCB_K_COPY, FCB_I_AUTO, (void (*)(void))fc_memmove);
     add_impl(st, "auto", FCB_MEMSET, FCB_K_SET, FCB_I_AUTO, (void (*)(void))fc_memset);

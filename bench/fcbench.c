@@ -261,6 +261,9 @@ static void print_context(FILE *f)
             st.libc_how);
     for (int w = 0; w < st.cfg.nwith; w++)
         fprintf(f, "# with: %s\n", st.with_how[w]);
+    if (st.dropin_how[0])
+        fprintf(f, "# dropin = %s (its exported memcpy/memmove/memset, as a program calls them)\n",
+                st.dropin_how);
     fprintf(f, "# %d rounds, ~%.0f us per sample, %d cases, %d items%s\n", st.cfg.rounds,
             st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
 }
@@ -497,10 +500,12 @@ static int keep_for_targets(const struct fcb_state *s, int j)
 {
     const struct fcb_case *c = &s->cases[s->items[j].c];
     const char *name = s->impls[s->items[j].i].name;
+    int flags = s->impls[s->items[j].i].flags;
     for (size_t t = 0; t < fcb_ntargets; t++)
         if (target_case(&fcb_targets[t], c) &&
             (!strcmp(name, fcb_targets[t].impl) || !strcmp(name, fcb_targets[t].base) ||
-             !strcmp(name, "libc")))
+             !strcmp(name, "libc") || FCB_IS_PEER(flags) ||
+             (flags & (FCB_I_EMPTY | FCB_I_LIMIT | FCB_I_AUTO))))
             return 1;
     return 0;
 }
@@ -564,6 +569,8 @@ static int eval_targets(FILE *f, int all)
             if (!target_case(tg, &st.cases[c]))
                 continue;
             int a = find_item(c, tg->impl), b = peer ? best_peer(c) : find_item(c, tg->base);
+            if (a < 0 && !strcmp(tg->impl, "dropin")) /* a static fcbench has no dropin */
+                a = find_item(c, "auto");
             int e = tg->kind == FCB_T_PEER_FLOOR ? find_item(c, "empty") : -1;
             double lim = tg->kind == FCB_T_LIMIT_FRAC ? machine_limit_ns(c) : NAN;
             if (a < 0 || (tg->kind != FCB_T_ABS_NS && !floor && b < 0) ||
