@@ -13,6 +13,11 @@
 #    with the cross loader and its own libc: see the cross file), ninja;
 # 3. meson test, every test under qemu-aarch64, with FC_TEST_QUICK=1 (the sweeps of
 #    test_variants sized for emulation: vector code runs 5-20x slower there).
+#    That includes suite insn-count: `insn-count --check`, the instruction-count
+#    sweep (every size to 1100 and powers of two +-1 to 64 KiB, every relative
+#    alignment mod 8, memset c = 0 and c != 0, memmove both ways) on Cortex-A53/A72,
+#    Neoverse N1, A64FX and max, failing if the selected variant or the exported
+#    names execute more instructions than glibc 2.36 in any cell (~10 s).
 # 4. the whole suite once more under each CPU model (meson test --setup a64...).
 # About four minutes of tests on 2 cores.  Idempotent.
 set -eu
@@ -45,10 +50,11 @@ FC_TEST_QUICK=1 meson test -C "$builddir" --print-errorlogs
 # The whole suite again under every CPU model of the matrix (test setups from
 # test/meson.build: QEMU_CPU, the kernel release, quick sweeps, the expected
 # variant asserted by the variant suite), the benchmark smoke run and the
-# per-model matrix itself (suite qemu-aarch64, run above) excepted.  ~16 s each.
+# per-model matrix itself (suite qemu-aarch64, run above) and the instruction-count
+# sweep (suite insn-count: it sets each model itself) excepted.  ~16 s each.
 for setup in a64cortexa53 a64cortexa72 a64neoversen1 a64a64fx a64max a64maxsveoff \
              a64maxkernel61 a64maxsve128 a64maxsve256 a64maxsve2048; do
   echo "test-aarch64: whole suite with setup $setup"
   meson test -C "$builddir" --print-errorlogs --setup "$setup" --no-suite bench \
-    --no-suite qemu-aarch64
+    --no-suite qemu-aarch64 --no-suite insn-count
 done

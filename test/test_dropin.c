@@ -50,11 +50,13 @@ static void test_exports_interpose(void **s)
             fail_msg("%s is bound to %s, not libfastcopy", names[i], info.dli_fname);
         assert_ptr_equal(global, ours);
     }
-    /* memcpy/memmove/memset jump straight to the selected variant's kernel: the
-     * exported symbol is a trampoline "jmp *slot(%rip)" (see src/exports.c) whose
-     * slot the IFUNC filled at load time.  Decoded here on x86_64. */
+    /* memcpy/memmove/memset reach the selected variant's kernel.  On aarch64 and
+     * riscv64 (and x86_64 with -Ddropin_ifunc=true) the exported names are the
+     * IFUNCs themselves, so the bound address is the kernel.  Otherwise, on x86_64,
+     * the exported symbol is a trampoline "jmp *slot(%rip)" (see src/exports.c)
+     * whose slot the IFUNC filled at load time, decoded here. */
     const struct fc_variant *v;
-#if defined(__x86_64__) && defined(FC_DROPIN_IFUNC)
+#if defined(FC_DROPIN_IFUNC) || defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64)
     size_t n = fc_variants(&v);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(v[i].name, fc_selected(v[i].func)))

@@ -20,6 +20,25 @@
  *
  * Same inputs for every implementation: the size mixes are drawn once, with a
  * fixed seed, before any implementation runs.
+ *
+ * --sweep instead measures every cell of a grid, one call per cell, and the
+ * plugin (seq=PATH) keeps each call's count in call order; tools/insn-count/sweep.py
+ * compares every implementation with glibc cell by cell.  Extra map lines:
+ *   sweep sizes <k> <size>...                     (0..1100, powers of two +-1 to 64 KiB)
+ *   sweep offsets <copy src> <copy dst> <memset dst>   (offsets 0..k-1 of each)
+ *   seqbase <seq index of the first sweep call>
+ *   block <id> <func> <impl> <case> <first seq index> <cells>
+ * Cells of a block, in order: for each size, for each src offset, for each dst
+ * offset (memset: for each size, for each dst offset).  Cases: memcpy "copy"
+ * (separate buffers); memmove "fwd" (dst = src - 64 - src offset + dst offset,
+ * overlapping from 65 bytes on) and "bwd" (dst above src the same way); memset
+ * "c0" and "c5a" (c = 0 and c = 0x5a).
+ *
+ * "dropin" is the exported memcpy/memmove/memset as a program that preloads
+ * libfastcopy.so finds it (dlsym(RTLD_DEFAULT), only when that is not the C
+ * library's): counted from the exported symbol's first instruction, so a
+ * trampoline in front of the kernel is in the count (the PLT is not, for it as
+ * for glibc).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -41,8 +60,11 @@ extern char fcic_stubs[];
 extern void fcic_empty(void);
 extern void fcic_known(void);     /* 8 instructions, entry to return */
 
+static unsigned long seq_calls;   /* stub calls made: the plugin's seq index */
+
 static stub_fn stub(unsigned id)
 {
+    seq_calls++;
     char *p = fcic_stubs + (size_t)id * STUB_BYTES;
     stub_fn f;
     memcpy(&f, &p, sizeof f);
@@ -300,6 +322,15 @@ static void build_impls(int with_libc)
             impls[nimpls++] = (struct impl){ (enum func)f, "glibc", to_fn(p) };
         }
     }
+    /* The exported names a preloading program binds to (LD_PRELOAD=libfastcopy.so). */
+    for (int f = 0; f < NFUNCS; f++) {
+        Dl_info info;
+        void *p = dlsym(RTLD_DEFAULT, func_names[f]);
+        if (p && dladdr(p, &info) && info.dli_fname && strstr(info.dli_fname, "libfastcopy")) {
+            printf("dropin %s %s\n", func_names[f], info.dli_fname);
+            impls[nimpls++] = (struct impl){ (enum func)f, "dropin", to_fn(p) };
+        }
+    }
     const struct fc_variant *v;
     size_t nv = fc_variants(&v);
     for (size_t i = 0; i < nv && nimpls < MAXIMPLS; i++) {
@@ -322,11 +353,91 @@ static void *run_one(unsigned id, const struct impl *im, const struct casedef *c
     return s(dst_buf + k->doff, (uintptr_t)(src_buf + k->soff), k->n, im->fn);
 }
 
+/* ---- the sweep -------------------------------------------------------------------- */
+static int sweep;
+static unsigned sw_soffs = 8, sw_doffs = 8, sw_set_doffs = 8;
+static uint32_t sw_sizes[1200];
+static size_t sw_nsizes;
+
+static void sweep_sizes(void)
+{
+    for (uint32_t n = 0; n <= 1100; n++)
+        sw_sizes[sw_nsizes++] = n;
+    for (uint32_t p = 2048; p <= 64 * KiB; p *= 2) {   /* 1024 +-1 are inside 0..1100 */
+        sw_sizes[sw_nsizes++] = p - 1;
+        sw_sizes[sw_nsizes++] = p;
+        sw_sizes[sw_nsizes++] = p + 1;
+    }
+}
+
+enum sweep_case { SW_COPY, SW_FWD, SW_BWD, SW_C0, SW_C5A };
+static const char *const sweep_case_names[] = { "copy", "fwd", "bwd", "c0", "c5a" };
+
+static unsigned sweep_block(unsigned id, const struct impl *im, enum sweep_case sc)
+{
+    unsigned long first = seq_calls;
+    size_t cells = 0;
+    stub_fn s = stub(id);   /* the same stub for the whole block */
+    seq_calls--;
+    for (size_t i = 0; i < sw_nsizes; i++) {
+        size_t n = sw_sizes[i];
+        if (sc == SW_C0 || sc == SW_C5A) {
+            for (unsigned d = 0; d < sw_set_doffs; d++, cells++)
+                (void)s(dst_buf + d, sc == SW_C0 ? 0 : 0x5a, n, im->fn);
+            continue;
+        }
+        for (unsigned a = 0; a < sw_soffs; a++)
+            for (unsigned d = 0; d < sw_doffs; d++, cells++) {
+                unsigned char *dp, *sp;
+                if (sc == SW_COPY) {
+                    dp = dst_buf + d;
+                    sp = src_buf + a;
+                } else if (sc == SW_FWD) {   /* dst below src: a forward copy is safe */
+                    dp = src_buf + 4096 + d;
+                    sp = src_buf + 4096 + 64 + a;
+                } else {                     /* dst above src: backward */
+                    dp = src_buf + 4096 + 64 + d;
+                    sp = src_buf + 4096 + a;
+                }
+                (void)s(dp, (uintptr_t)sp, n, im->fn);
+            }
+    }
+    seq_calls += cells;
+    printf("block %u %s %s %s %lu %zu\n", id, func_names[im->f], im->name,
+           sweep_case_names[sc], first, cells);
+    return id + 1;
+}
+
+static unsigned run_sweep(unsigned id, const int *want, int any_want)
+{
+    printf("sweep sizes %zu", sw_nsizes);
+    for (size_t i = 0; i < sw_nsizes; i++)
+        printf(" %u", (unsigned)sw_sizes[i]);
+    printf("\nsweep offsets %u %u %u\n", sw_soffs, sw_doffs, sw_set_doffs);
+    printf("seqbase %lu\n", seq_calls);
+    for (size_t ii = 0; ii < nimpls; ii++) {
+        const struct impl *im = &impls[ii];
+        if (any_want && !want[im->f])
+            continue;
+        if (im->f == F_MEMCPY) {
+            id = sweep_block(id, im, SW_COPY);
+        } else if (im->f == F_MEMMOVE) {
+            id = sweep_block(id, im, SW_FWD);
+            id = sweep_block(id, im, SW_BWD);
+        } else {
+            id = sweep_block(id, im, SW_C0);
+            id = sweep_block(id, im, SW_C5A);
+        }
+    }
+    return id;
+}
+
 static void usage(void)
 {
     fprintf(stderr,
             "usage: count [--dists DIR] [--draws N] [--seed S] [--func NAME]... [--per-size]\n"
             "             [--random-sizes] [--no-libc]\n"
+            "       count --sweep [--offsets SRC DST SETDST] [--func NAME]...\n"
             "  Run under qemu-user with -plugin insn_count.so; see tools/insn-count/run.sh.\n");
 }
 
@@ -356,6 +467,17 @@ int main(int argc, char **argv)
             random_sizes = 1;
         } else if (strcmp(argv[i], "--per-size") == 0) {
             per_size = 1;
+        } else if (strcmp(argv[i], "--sweep") == 0) {
+            sweep = 1;
+        } else if (strcmp(argv[i], "--offsets") == 0 && i + 3 < argc) {
+            sw_soffs = (unsigned)strtoul(argv[++i], NULL, 0);
+            sw_doffs = (unsigned)strtoul(argv[++i], NULL, 0);
+            sw_set_doffs = (unsigned)strtoul(argv[++i], NULL, 0);
+            if (!sw_soffs || !sw_doffs || !sw_set_doffs || sw_soffs > 64 || sw_doffs > 64 ||
+                sw_set_doffs > 64) {
+                usage();
+                return 2;
+            }
         } else if (strcmp(argv[i], "--no-libc") == 0) {
             with_libc = 0;
         } else {
@@ -389,7 +511,8 @@ int main(int argc, char **argv)
         printf("selected %s %s\n", func_names[f], sel ? sel : "?");
     }
     printf("sampling %s\n", random_sizes ? "random" : "stratified");
-    build_cases(dist_dir, draws, seed);
+    if (!sweep)
+        build_cases(dist_dir, draws, seed);
     build_impls(with_libc);
 
     /* The calibration: the empty function through stub 0, the same way. */
@@ -401,6 +524,12 @@ int main(int argc, char **argv)
         (void)stub(1)(dst_buf, (uintptr_t)src_buf, 8, fcic_known);
     printf("known 1 8\n");
     id = 2;
+    if (sweep) {
+        sweep_sizes();
+        (void)run_sweep(id, want, any_want);
+        fflush(stdout);
+        return 0;
+    }
 
     for (int f = 0; f < NFUNCS; f++) {
         if (any_want && !want[f])

@@ -28,9 +28,14 @@
  *
  * The counter is global, not per vCPU: the measured program is single-threaded.
  *
+ * With seq=PATH, every pair's delta is also kept in the order the pairs ended and
+ * written at exit to PATH as little-endian uint32 values (the sweep of count.c
+ * --sweep: one value per call, its position says which call).
+ *
  * Output, at exit, to the file named by the argument out=PATH (else stderr):
  *   # insn_count v1 target=<name>
  *   id <id> pairs <n> sum <s> sumsq <sum of squares> min <m> max <M>
+ *   seq <number of values written to seq=PATH>      (with seq=; seq_error on failure)
  *   total <all guest instructions executed>
  *
  * The QEMU plugin API declarations below are written by hand from the 7.2 API
@@ -119,6 +124,10 @@ static int open_id = -1;             /* id of the begin marker seen last, -1: no
 static uint64_t unmatched;           /* end markers without their begin */
 static struct idstat stats[MAX_IDS];
 static char out_path[4096];
+static char seq_path[4096];
+static uint32_t *seq;                /* with seq=: every pair's delta, in order */
+static size_t seq_len, seq_cap;
+static int seq_failed;
 static char target[32];
 
 enum arch { ARCH_AARCH64, ARCH_RISCV64 };
@@ -151,6 +160,19 @@ static void on_marker(unsigned int vcpu, void *udata)
     s->sumsq += d * d;
     s->pairs++;
     open_id = -1;
+    if (seq_path[0] && !seq_failed) {
+        if (seq_len == seq_cap) {
+            size_t cap = seq_cap ? seq_cap * 2 : 1u << 20;
+            uint32_t *p = realloc(seq, cap * sizeof *seq);
+            if (!p) {
+                seq_failed = 1;
+                return;
+            }
+            seq = p;
+            seq_cap = cap;
+        }
+        seq[seq_len++] = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+    }
 }
 
 /* Returns 0 for a begin marker, 1 for an end marker, -1 otherwise; *id set. */
@@ -225,6 +247,13 @@ static void on_exit_cb(qemu_plugin_id_t pid, void *udata)
                     stats[i].max);
     if (unmatched)
         fprintf(f, "unmatched %" PRIu64 "\n", unmatched);
+    if (seq_path[0]) {
+        FILE *q = seq_failed ? NULL : fopen(seq_path, "wb");
+        if (!q || fwrite(seq, sizeof *seq, seq_len, q) != seq_len || fclose(q) != 0)
+            fprintf(f, "seq_error %s\n", seq_path);
+        else
+            fprintf(f, "seq %zu\n", seq_len);
+    }
     fprintf(f, "total %" PRIu64 "\n", insn_counter);
     if (f != stderr)
         fclose(f);
@@ -248,8 +277,11 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     for (int i = 0; i < argc; i++) {
         if (strncmp(argv[i], "out=", 4) == 0) {
             snprintf(out_path, sizeof out_path, "%s", argv[i] + 4);
+        } else if (strncmp(argv[i], "seq=", 4) == 0) {
+            snprintf(seq_path, sizeof seq_path, "%s", argv[i] + 4);
         } else {
-            fprintf(stderr, "insn_count: unknown argument '%s' (out=PATH)\n", argv[i]);
+            fprintf(stderr, "insn_count: unknown argument '%s' (out=PATH, seq=PATH)\n",
+                    argv[i]);
             return -1;
         }
     }

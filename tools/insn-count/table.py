@@ -98,6 +98,8 @@ def cell(kind, s):
 
 
 def impl_label(m, func, impl):
+    if impl == "dropin":
+        return f"`{func}` exported (preloaded)"
     if impl == "glibc":
         off = m["libc"].get(func)
         return f"glibc 2.36 (libc+{off})" if off else "glibc 2.36"
@@ -113,68 +115,74 @@ def impl_order(m, func, res):
     return sorted(impls, key=lambda i: (i != "glibc", i != sel, impls.index(i)))
 
 
-# The issues' numeric goals for the selected variant (issue 6 item 9, issue 7 item 8):
-# (arch, models, func, case, statistic, limit); a limit "glibc/4" is relative.
+# The numeric goals: (arch, models, func, case, statistic, limit, impls); a limit
+# "glibc/4" is relative.  impls: "sel" is the selected variant called directly,
+# "dropin" the exported name as a preloading program calls it.  The GoogleA
+# limits are those through the exported memcpy (sel is never above dropin).
+BOTH = ("sel", "dropin")
 GOALS = [
-    ("aarch64", ("cortex-a53", "cortex-a72"), "memcpy", "GoogleA", "mean", 26),
-    ("aarch64", ("neoverse-n1",), "memcpy", "GoogleA", "mean", 24),
-    ("aarch64", ("max",), "memcpy", "GoogleA", "mean", 22),
-    ("aarch64", ("a64fx",), "memcpy", "GoogleA", "mean", 16),
+    ("aarch64", ("cortex-a53", "cortex-a72"), "memcpy", "GoogleA", "mean", 24, BOTH),
+    ("aarch64", ("neoverse-n1",), "memcpy", "GoogleA", "mean", 22, BOTH),
+    ("aarch64", ("max",), "memcpy", "GoogleA", "mean", 16, BOTH),
+    ("aarch64", ("a64fx",), "memcpy", "GoogleA", "mean", 15, BOTH),
     ("aarch64", ("cortex-a53", "cortex-a72", "neoverse-n1"), "memcpy", "GoogleQ",
-     "mean", 14),
-    ("aarch64", ("max",), "memcpy", "GoogleQ", "mean", 11),
-    ("aarch64", ("a64fx",), "memcpy", "GoogleQ", "mean", 10),
+     "mean", 14, BOTH),
+    ("aarch64", ("max",), "memcpy", "GoogleQ", "mean", 11, BOTH),
+    ("aarch64", ("a64fx",), "memcpy", "GoogleQ", "mean", 10, BOTH),
     ("aarch64", ("cortex-a53", "cortex-a72", "neoverse-n1"), "memcpy", "64K", "max",
-     6000),
-    ("riscv64", ("rv64",), "memcpy", "GoogleA", "mean", 96),
-    ("riscv64", ("rv64",), "memcpy", "GoogleQ", "mean", 38),
-    ("riscv64", ("rv64",), "memcpy", "0", "max", 25),
-    ("riscv64", ("rv64",), "memcpy", "1-15", "max", 25),
-    ("riscv64", ("rv64",), "memcpy", "16", "max", 25),
-    ("riscv64", ("rv64",), "memcpy", "64K", "max", 22000),
-    ("riscv64", ("rv64",), "memcpy", "64K+1/+3", "max", 43000),
-    ("riscv64", ("rv64",), "memset", "0", "max", 30),
-    ("riscv64", ("rv64",), "memset", "1-7", "max", 30),
-    ("riscv64", ("rv64",), "memset", "8-64", "max", 30),
-    ("riscv64", ("rv64",), "memset", "64K", "max", 9000),
-] + [("riscv64", ("rv64,v=true,vext_spec=v1.0,vlen=128",), f, c, "max", "glibc/4")
+     6000, BOTH),
+    ("riscv64", ("rv64",), "memcpy", "0", "max", 25, ("sel",)),
+    ("riscv64", ("rv64",), "memcpy", "1-15", "max", 25, ("sel",)),
+    ("riscv64", ("rv64",), "memcpy", "16", "max", 25, ("sel",)),
+    ("riscv64", ("rv64",), "memcpy", "64K", "max", 22000, ("sel",)),
+    ("riscv64", ("rv64",), "memcpy", "64K+1/+3", "max", 43000, ("sel",)),
+    ("riscv64", ("rv64",), "memset", "0", "max", 30, ("sel",)),
+    ("riscv64", ("rv64",), "memset", "1-7", "max", 30, ("sel",)),
+    ("riscv64", ("rv64",), "memset", "8-64", "max", 30, ("sel",)),
+    ("riscv64", ("rv64",), "memset", "64K", "max", 9000, ("sel",)),
+    # rv64gc without misaligned access: each fleet mix at most 0.75 x glibc's
+    ("riscv64", ("rv64",), "memcpy", "GoogleA", "mean", "glibc*0.75", BOTH),
+    ("riscv64", ("rv64",), "memcpy", "GoogleQ", "mean", "glibc*0.75", BOTH),
+] + [("riscv64", ("rv64,v=true,vext_spec=v1.0,vlen=128",), f, c, "max", "glibc/4",
+      ("sel",))
      for f in ("memcpy", "memmove", "memset")
      for c in ("256", "4K", "64K", "64K+1/+3")]
 
 
 def print_goals(arch, runs):
     rows = []
-    for g_arch, models, func, case, stat, limit in GOALS:
+    for g_arch, models, func, case, stat, limit, which in GOALS:
         if g_arch != arch:
             continue
         for model, m, res in runs:
             if model not in models:
                 continue
-            sel = m["selected"].get(func, "?")
-            ours = res.get((func, sel), {}).get(case)
-            if ours is None:
-                continue
-            lim = limit
-            if limit == "glibc/4":
-                g = res.get((func, "glibc"), {}).get(case)
-                if g is None:
+            for w in which:
+                impl = m["selected"].get(func, "?") if w == "sel" else "dropin"
+                ours = res.get((func, impl), {}).get(case)
+                if ours is None:
                     continue
-                lim = g[stat] / 4
-            v = ours[stat]
-            ok = v <= lim
-            fmt = (lambda x: f"{x:.1f}") if stat == "mean" else (lambda x: f"{x:.0f}")
-            rows.append(f"`{model}` | {func} {case} | {sel} | {fmt(v)} | "
-                        f"≤ {fmt(lim)}{' (glibc/4)' if limit == 'glibc/4' else ''} | "
-                        f"{'yes' if ok else '**no**'} |")
+                lim = limit
+                if isinstance(limit, str):
+                    g = res.get((func, "glibc"), {}).get(case)
+                    if g is None:
+                        continue
+                    lim = g[stat] / 4 if limit == "glibc/4" else g[stat] * 0.75
+                v = ours[stat]
+                ok = v <= lim
+                fmt = (lambda x: f"{x:.1f}") if stat == "mean" else (lambda x: f"{x:.0f}")
+                label = impl if w == "sel" else f"`{func}` (exported)"
+                rows.append(f"`{model}` | {func} {case} | {label} | {fmt(v)} | "
+                            f"≤ {fmt(lim)}{f' ({limit})' if isinstance(limit, str) else ''} | "
+                            f"{'yes' if ok else '**no**'} |")
     if rows:
-        issue = {"aarch64": 6, "riscv64": 7}.get(arch, "?")
-        print(f"### {arch}: the numeric goals of issue {issue} (selected variant)\n")
+        print(f"### {arch}: the numeric goals (selected variant, exported name)\n")
         print("model | case | variant | count | goal | met |")
         print("---|---|---|---|---|---|")
         for r in rows:
             print(r)
-        print("\nThe issue also asks for no size class above glibc on any model: see the "
-              "bold cells above.\n")
+        print("\nNo size class may be above glibc on any model either: see the bold "
+              "cells above, and `insn-count --check` for every size and alignment.\n")
 
 
 def main(argv):
@@ -221,18 +229,22 @@ def main(argv):
         print("|".join(["---"] * (len(cases) + 1)) + "|")
         for model, m, res in runs:
             sel = m["selected"].get(func, "?")
-            ours = res.get((func, sel), {})
             theirs = res.get((func, "glibc"), {})
-            cells = []
-            for c in cases:
-                a = cell(c["kind"], ours.get(c["name"]))
-                b = cell(c["kind"], theirs.get(c["name"]))
-                worse = False
-                if ours.get(c["name"]) and theirs.get(c["name"]):
-                    key = "mean" if c["kind"] == "mix" else "max"
-                    worse = ours[c["name"]][key] > theirs[c["name"]][key]
-                cells.append(f"{'**' if worse else ''}{a} / {b}{'**' if worse else ''}")
-            print(f"`{model}` ({sel}) | " + " | ".join(cells) + " |")
+            for impl, label in ((sel, f"`{model}` ({sel})"),
+                                ("dropin", f"`{model}` `{func}` exported")):
+                ours = res.get((func, impl))
+                if ours is None:
+                    continue
+                cells = []
+                for c in cases:
+                    a = cell(c["kind"], ours.get(c["name"]))
+                    b = cell(c["kind"], theirs.get(c["name"]))
+                    worse = False
+                    if ours.get(c["name"]) and theirs.get(c["name"]):
+                        key = "mean" if c["kind"] == "mix" else "max"
+                        worse = ours[c["name"]][key] > theirs[c["name"]][key]
+                    cells.append(f"{'**' if worse else ''}{a} / {b}{'**' if worse else ''}")
+                print(f"{label} | " + " | ".join(cells) + " |")
         print()
     print("Bold: more instructions than glibc (class cells compare the maximum).\n")
     print_goals(arch, runs)
