@@ -311,7 +311,45 @@ static void *set_kernel(unsigned i)
     return (void *)fc_memset_generic;
 }
 
-#if FC_HAVE_IFUNC
+#if FC_HAVE_IFUNC && defined(FC_NO_IFUNC)
+/* No GNU IFUNC in the C library: fc_memcpy/fc_memmove/fc_memset are jumps through
+ * slots that start at resolving stubs (dispatch.h); fc_bind_all fills them and,
+ * when the drop-in names are linked in, theirs (exports.c). */
+FC_SLOT_AT_STUB(void *, fc_memcpy, (void *restrict, const void *restrict, size_t))
+FC_SLOT_AT_STUB(void *, fc_memmove, (void *, const void *, size_t))
+FC_SLOT_AT_STUB(void *, fc_memset, (void *, int, size_t))
+__asm__(FC_TRAMPOLINE_ASM("fc_memcpy") FC_TRAMPOLINE_ASM("fc_memmove")
+            FC_TRAMPOLINE_ASM("fc_memset"));
+
+FC_HIDDEN void fc_bind_all(void)
+{
+    const struct fc_decision *d = fc_decide_runtime();
+    FC_SLOT_FILL(fc_memcpy, (void *(*)(void *restrict, const void *restrict, size_t))
+                                copy_kernel(FC_MEMCPY, d->sel[FC_MEMCPY]));
+    FC_SLOT_FILL(fc_memmove, (fc_copy_fn)copy_kernel(FC_MEMMOVE, d->sel[FC_MEMMOVE]));
+    FC_SLOT_FILL(fc_memset, (fc_set_fn)set_kernel(d->sel[FC_MEMSET]));
+    if (fc_bind_exports)
+        fc_bind_exports();
+}
+
+FC_HIDDEN void fc_bind_reset_for_tests(void)
+{
+    if (fc_unbind_exports_for_tests)
+        fc_unbind_exports_for_tests();
+    FC_SLOT_FILL(fc_memcpy, (void *(*)(void *restrict, const void *restrict, size_t))
+                                fc_stub_fc_memcpy);
+    FC_SLOT_FILL(fc_memmove, (fc_copy_fn)fc_stub_fc_memmove);
+    FC_SLOT_FILL(fc_memset, (fc_set_fn)fc_stub_fc_memset);
+    __atomic_store_n(&fc_state, 0, __ATOMIC_RELEASE);
+}
+
+/* The decision early, before main (and before most constructors of the libraries
+ * loaded after this one); a call that comes earlier goes through a stub. */
+__attribute__((constructor)) static void fc_bind_at_load(void)
+{
+    fc_bind_all();
+}
+#elif FC_HAVE_IFUNC
 typedef void *(*fc_memcpy_t)(void *restrict, const void *restrict, size_t);
 static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
 {
