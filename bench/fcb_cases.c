@@ -340,7 +340,9 @@ static void libc_fns(struct fcb_state *st, void (**fns)(void))
     st->libc_how = "address of the libc symbol (static build)";
 #ifndef FCB_STATIC
     static const char *const names[3] = {"memcpy", "memmove", "memset"};
-    static const char *const libs[] = {"libc.so.6", "libc.so", "libc.musl-x86_64.so.1"};
+    /* musl's loader answers every "libc.*" (and "libm.so.6", ...) with itself: its
+     * own name first, so that the output says musl there. */
+    static const char *const libs[] = {"libc.musl-x86_64.so.1", "libc.so.6", "libc.so"};
     for (size_t l = 0; l < sizeof libs / sizeof *libs; l++) {
         void *h = dlopen(libs[l], RTLD_LAZY | RTLD_NOLOAD);
         if (!h)

@@ -239,6 +239,10 @@ static const char *libc_version(void)
     static char v[32];
     snprintf(v, sizeof v, "glibc %s", gnu_get_libc_version());
     return v;
+#elif defined(__linux__)
+    /* musl defines no version macro: a Linux C library without __GLIBC__ (the
+     * only other one this project builds with) is musl. */
+    return "musl";
 #else
     return "unknown libc";
 #endif

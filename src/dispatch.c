@@ -24,7 +24,6 @@ FC_MEMSET_VARIANTS(FC_DECL_SET)
 struct fc_tunables fc_tun FC_HIDDEN;
 static struct fc_decision fc_dec;
 static fc_cpu_t fc_cpu;
-static int fc_ready;
 
 /* ---- overrides --------------------------------------------------------------- */
 
@@ -250,17 +249,40 @@ static void copy_bytes(void *dst, const void *src, size_t n)
         *d++ = *s++;
 }
 
+/* The decision is published once: fc_state 0 = not made, 1 = one caller is
+ * storing it, 2 = made.  Callers can race: lazy binding under glibc, and where
+ * the C library has no IFUNC (musl) the first calls of any name, from several
+ * threads at once, a signal handler or another library's constructor (see
+ * fc_bind_all).  Each racer computes the decision into its own stack copy (it is a
+ * pure function of the CPU and the initial environment: every copy is the same),
+ * and only the one that wins the compare-and-swap stores it, with every signal
+ * blocked on its thread, so that no handler of that thread can find the state at
+ * 1 and wait for itself.  The others wait for 2 (another thread, a few hundred
+ * stores away). */
+static int fc_state;
+
 FC_HIDDEN const struct fc_decision *fc_decide(uint64_t a0, const void *a1)
 {
-    if (__atomic_load_n(&fc_ready, __ATOMIC_ACQUIRE))
+    if (__atomic_load_n(&fc_state, __ATOMIC_ACQUIRE) == 2)
         return &fc_dec;
-    /* Resolvers run single-threaded at load; a lazy-binding race only computes
-     * the same answer twice. */
-    fc_arch_probe(&fc_cpu, a0, a1);
-    fc_arch_policy(&fc_cpu, &fc_dec);
-    apply_overrides(&fc_cpu, &fc_dec);
-    copy_bytes(&fc_tun, &fc_dec.tun, sizeof fc_tun);
-    __atomic_store_n(&fc_ready, 1, __ATOMIC_RELEASE);
+    struct fc_decision d;
+    fc_cpu_t c;
+    uint64_t mask;
+    int idle = 0;
+    fc_arch_probe(&c, a0, a1);
+    fc_arch_policy(&c, &d);
+    apply_overrides(&c, &d);
+    fc_sigblock_all(&mask);
+    if (__atomic_compare_exchange_n(&fc_state, &idle, 1, 0, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_ACQUIRE)) {
+        copy_bytes(&fc_cpu, &c, sizeof c);
+        copy_bytes(&fc_dec, &d, sizeof d);
+        copy_bytes(&fc_tun, &d.tun, sizeof fc_tun);
+        __atomic_store_n(&fc_state, 2, __ATOMIC_RELEASE);
+    }
+    fc_sigrestore(&mask);
+    while (__atomic_load_n(&fc_state, __ATOMIC_ACQUIRE) != 2)
+        fc_sched_yield();
     return &fc_dec;
 }
 
@@ -302,7 +324,45 @@ static void *set_kernel(unsigned i)
     return (void *)fc_memset_generic;
 }
 
-#if FC_HAVE_IFUNC
+#if FC_HAVE_IFUNC && defined(FC_NO_IFUNC)
+/* No GNU IFUNC in the C library: fc_memcpy/fc_memmove/fc_memset are jumps through
+ * slots that start at resolving stubs (dispatch.h); fc_bind_all fills them and,
+ * when the drop-in names are linked in, theirs (exports.c). */
+FC_SLOT_AT_STUB(void *, fc_memcpy, (void *restrict, const void *restrict, size_t))
+FC_SLOT_AT_STUB(void *, fc_memmove, (void *, const void *, size_t))
+FC_SLOT_AT_STUB(void *, fc_memset, (void *, int, size_t))
+__asm__(FC_TRAMPOLINE_ASM("fc_memcpy") FC_TRAMPOLINE_ASM("fc_memmove")
+            FC_TRAMPOLINE_ASM("fc_memset"));
+
+FC_HIDDEN void fc_bind_all(void)
+{
+    const struct fc_decision *d = fc_decide_runtime();
+    FC_SLOT_FILL(fc_memcpy, (void *(*)(void *restrict, const void *restrict, size_t))
+                                copy_kernel(FC_MEMCPY, d->sel[FC_MEMCPY]));
+    FC_SLOT_FILL(fc_memmove, (fc_copy_fn)copy_kernel(FC_MEMMOVE, d->sel[FC_MEMMOVE]));
+    FC_SLOT_FILL(fc_memset, (fc_set_fn)set_kernel(d->sel[FC_MEMSET]));
+    if (fc_bind_exports)
+        fc_bind_exports();
+}
+
+FC_HIDDEN void fc_bind_reset_for_tests(void)
+{
+    if (fc_unbind_exports_for_tests)
+        fc_unbind_exports_for_tests();
+    FC_SLOT_FILL(fc_memcpy, (void *(*)(void *restrict, const void *restrict, size_t))
+                                fc_stub_fc_memcpy);
+    FC_SLOT_FILL(fc_memmove, (fc_copy_fn)fc_stub_fc_memmove);
+    FC_SLOT_FILL(fc_memset, (fc_set_fn)fc_stub_fc_memset);
+    __atomic_store_n(&fc_state, 0, __ATOMIC_RELEASE);
+}
+
+/* The decision early, before main (and before most constructors of the libraries
+ * loaded after this one); a call that comes earlier goes through a stub. */
+__attribute__((constructor)) static void fc_bind_at_load(void)
+{
+    fc_bind_all();
+}
+#elif FC_HAVE_IFUNC
 typedef void *(*fc_memcpy_t)(void *restrict, const void *restrict, size_t);
 static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
 {

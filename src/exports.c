@@ -14,7 +14,21 @@ FC_MEMCPY_VARIANTS(FC_DECL_COPY)
 FC_MEMMOVE_VARIANTS(FC_DECL_COPY)
 FC_MEMSET_VARIANTS(FC_DECL_SET)
 
+#ifdef FC_NO_IFUNC
+/* musl has no __chk_fail (nor _chk functions): the same message as glibc's, then
+ * abort. */
+#include "rawsys.h"
+extern void abort(void) __attribute__((noreturn));
+static __attribute__((noreturn, cold)) void fc_chk_fail(void)
+{
+    static const char msg[] = "*** buffer overflow detected ***: terminated\n";
+    fc_write_err(msg, sizeof msg - 1);
+    abort();
+}
+#define __chk_fail fc_chk_fail
+#else
 extern void __chk_fail(void) __attribute__((noreturn));
+#endif
 
 #define FC_MEMCPY_WRAPPERS(name, sym)                                                \
     static void *mempcpy_##name(void *d, const void *s, size_t n)                    \
@@ -159,15 +173,24 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
  * memcpy above glibc for small copies (A64FX: 12 against 10 for 1..32 bytes).
  * `meson setup -Ddropin_ifunc=true` exports the IFUNCs directly on x86_64 too
  * (for programs that link us and never see the message). */
-#if !defined(FC_DROPIN_IFUNC) && defined(__x86_64__)
+#if defined(FC_NO_IFUNC)
+/* No GNU IFUNC (musl): the slot is writable and starts at a resolving stub
+ * (dispatch.h); fc_bind_exports, called by fc_bind_all, fills it with what the
+ * resolver above returns. */
+#define FC_BIND(ret, name, params, r) FC_SLOT_AT_STUB(ret, name, params)
+#define FC_TRAMPOLINE_BODY(name) "\tjmp *fc_slot_" #name "(%rip)\n"
+#elif !defined(FC_DROPIN_IFUNC) && defined(__x86_64__)
 #define FC_BIND(ret, name, params, r)                                                \
     static ret fc_bound_##name params __attribute__((ifunc("resolve_" #r)));         \
     FC_HIDDEN ret(*const fc_slot_##name) params __attribute__((used)) = fc_bound_##name;
 #define FC_TRAMPOLINE_BODY(name) "\tjmp *fc_slot_" #name "(%rip)\n"
+#endif
+#if defined(FC_BIND)
 #define FC_EXPORT(ret, name, params, r)                                              \
     FC_BIND(ret, name, params, r)                                                    \
     __asm__(".text\n\t.p2align 4\n\t.globl " #name "\n\t.type " #name ", @function\n" #name \
             ":\n" FC_TRAMPOLINE_BODY(name) "\t.size " #name ", .-" #name "\n");
+#if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
 /* memcpy, memmove and memset on x86_64: no trampoline at all when the avx512
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported
  * symbol is a copy of that kernel (src/x86_64/dropin_*.S) entered through a test
@@ -183,27 +206,68 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
         return k;                                                                    \
     }                                                                                \
     FC_BIND(ret, name, params, direct_##name)
+#endif
 #else
 #define FC_EXPORT(ret, name, params, r)                                              \
     ret name params __attribute__((visibility("default"), ifunc("resolve_" #r)));
 #endif
 
+/* Every exported name: X(ret, name, params, resolver), and XF(..., kernel) for
+ * those that have a fall-through entry on x86_64. */
+#define FC_EXPORT_LIST(X, XF)                                                        \
+    XF(void *, memcpy, (void *, const void *, size_t), memcpy, fc_memmove_avx512)    \
+    XF(void *, memmove, (void *, const void *, size_t), memmove, fc_memmove_avx512)  \
+    XF(void *, memset, (void *, int, size_t), memset, fc_memset_avx512)              \
+    X(void *, mempcpy, (void *, const void *, size_t), mempcpy)                      \
+    X(void *, __mempcpy, (void *, const void *, size_t), mempcpy)                    \
+    X(void, bcopy, (const void *, void *, size_t), bcopy)                            \
+    X(void, bzero, (void *, size_t), bzero)                                          \
+    X(void, explicit_bzero, (void *, size_t), explicit_bzero)                        \
+    X(void *, __memcpy_chk, (void *, const void *, size_t, size_t), memcpy_chk)      \
+    X(void *, __memmove_chk, (void *, const void *, size_t, size_t), memmove_chk)    \
+    X(void *, __memset_chk, (void *, int, size_t, size_t), memset_chk)               \
+    X(void *, __mempcpy_chk, (void *, const void *, size_t, size_t), mempcpy_chk)    \
+    X(void, __explicit_bzero_chk, (void *, size_t, size_t), explicit_bzero_chk)
+
 #ifdef FC_EXPORT_FALLTHROUGH
-FC_EXPORT_FALLTHROUGH(void *, memcpy, (void *, const void *, size_t), memcpy, fc_memmove_avx512)
-FC_EXPORT_FALLTHROUGH(void *, memmove, (void *, const void *, size_t), memmove, fc_memmove_avx512)
-FC_EXPORT_FALLTHROUGH(void *, memset, (void *, int, size_t), memset, fc_memset_avx512)
+#define FC_EXPORT_F FC_EXPORT_FALLTHROUGH
+#define FC_RESOLVER_F(name, r) direct_##name
 #else
-FC_EXPORT(void *, memcpy, (void *, const void *, size_t), memcpy)
-FC_EXPORT(void *, memmove, (void *, const void *, size_t), memmove)
-FC_EXPORT(void *, memset, (void *, int, size_t), memset)
+#define FC_EXPORT_F(ret, name, params, r, kernel) FC_EXPORT(ret, name, params, r)
+#define FC_RESOLVER_F(name, r) r
 #endif
-FC_EXPORT(void *, mempcpy, (void *, const void *, size_t), mempcpy)
-FC_EXPORT(void *, __mempcpy, (void *, const void *, size_t), mempcpy)
-FC_EXPORT(void, bcopy, (const void *, void *, size_t), bcopy)
-FC_EXPORT(void, bzero, (void *, size_t), bzero)
-FC_EXPORT(void, explicit_bzero, (void *, size_t), explicit_bzero)
-FC_EXPORT(void *, __memcpy_chk, (void *, const void *, size_t, size_t), memcpy_chk)
-FC_EXPORT(void *, __memmove_chk, (void *, const void *, size_t, size_t), memmove_chk)
-FC_EXPORT(void *, __memset_chk, (void *, int, size_t, size_t), memset_chk)
-FC_EXPORT(void *, __mempcpy_chk, (void *, const void *, size_t, size_t), mempcpy_chk)
-FC_EXPORT(void, __explicit_bzero_chk, (void *, size_t, size_t), explicit_bzero_chk)
+FC_EXPORT_LIST(FC_EXPORT, FC_EXPORT_F)
+
+#ifdef FC_NO_IFUNC
+#define FC_FILL(ret, name, params, r) FC_SLOT_FILL(name, resolve_##r(0, 0));
+#define FC_FILL_F(ret, name, params, r, kernel)                                      \
+    FC_SLOT_FILL(name, FC_PASTE(resolve_, FC_RESOLVER_F(name, r))(0, 0));
+#define FC_PASTE(a, b) FC_PASTE_(a, b)
+#define FC_PASTE_(a, b) a##b
+FC_HIDDEN void fc_bind_exports(void)
+{
+    FC_EXPORT_LIST(FC_FILL, FC_FILL_F)
+}
+
+#define FC_UNFILL(ret, name, params, r) FC_SLOT_FILL(name, (ret(*) params)fc_stub_##name);
+#ifdef FC_EXPORT_FALLTHROUGH
+#define FC_UNFILL_F(ret, name, params, r, kernel)                                    \
+    __atomic_store_n(&fc_dropin_direct_##name, 0, __ATOMIC_RELEASE);                 \
+    FC_UNFILL(ret, name, params, r)
+#else
+#define FC_UNFILL_F(ret, name, params, r, kernel) FC_UNFILL(ret, name, params, r)
+#endif
+FC_HIDDEN void fc_unbind_exports_for_tests(void)
+{
+    FC_EXPORT_LIST(FC_UNFILL, FC_UNFILL_F)
+}
+
+/* A static link (libfastcopy.a) that takes any of our names takes memcpy, memmove
+ * and memset together, so that the C library's own calls to all three (musl's
+ * libc.a: one symbol per object) bind to ours rather than pulling its objects. */
+extern void *memcpy(void *, const void *, size_t);
+extern void *memmove(void *, const void *, size_t);
+extern void *memset(void *, int, size_t);
+static void *const fc_keep_dropins[] __attribute__((used)) = {(void *)memcpy, (void *)memmove,
+                                                              (void *)memset};
+#endif

@@ -11,10 +11,13 @@
 #define FC_SYS_write 1
 #define FC_SYS_close 3
 #define FC_SYS_openat 257
-static inline long fc_syscall3(long n, long a, long b, long c)
+#define FC_SYS_rt_sigprocmask 14
+#define FC_SYS_sched_yield 24
+static inline long fc_syscall4(long n, long a, long b, long c, long d)
 {
     long r;
-    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c)
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10)
                      : "rcx", "r11", "memory");
     return r;
 }
@@ -23,13 +26,16 @@ static inline long fc_syscall3(long n, long a, long b, long c)
 #define FC_SYS_write 64
 #define FC_SYS_close 57
 #define FC_SYS_openat 56
-static inline long fc_syscall3(long n, long a, long b, long c)
+#define FC_SYS_rt_sigprocmask 135
+#define FC_SYS_sched_yield 124
+static inline long fc_syscall4(long n, long a, long b, long c, long d)
 {
     register long x8 __asm__("x8") = n;
     register long x0 __asm__("x0") = a;
     register long x1 __asm__("x1") = b;
     register long x2 __asm__("x2") = c;
-    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+    register long x3 __asm__("x3") = d;
+    __asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
     return x0;
 }
 #elif defined(__riscv) && __riscv_xlen == 64
@@ -37,13 +43,16 @@ static inline long fc_syscall3(long n, long a, long b, long c)
 #define FC_SYS_write 64
 #define FC_SYS_close 57
 #define FC_SYS_openat 56
-static inline long fc_syscall3(long n, long a, long b, long c)
+#define FC_SYS_rt_sigprocmask 135
+#define FC_SYS_sched_yield 124
+static inline long fc_syscall4(long n, long a, long b, long c, long d)
 {
     register long a7 __asm__("a7") = n;
     register long a0 __asm__("a0") = a;
     register long a1 __asm__("a1") = b;
     register long a2 __asm__("a2") = c;
-    __asm__ volatile("ecall" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2) : "memory");
+    register long a3 __asm__("a3") = d;
+    __asm__ volatile("ecall" : "+r"(a0) : "r"(a7), "r"(a1), "r"(a2), "r"(a3) : "memory");
     return a0;
 }
 #else
@@ -52,12 +61,19 @@ static inline long fc_syscall3(long n, long a, long b, long c)
 #define FC_SYS_write 0
 #define FC_SYS_close 0
 #define FC_SYS_openat 0
-static inline long fc_syscall3(long n, long a, long b, long c)
+#define FC_SYS_rt_sigprocmask 0
+#define FC_SYS_sched_yield 0
+static inline long fc_syscall4(long n, long a, long b, long c, long d)
 {
-    (void)n, (void)a, (void)b, (void)c;
+    (void)n, (void)a, (void)b, (void)c, (void)d;
     return -38; /* ENOSYS: no overrides on architectures without raw syscalls here */
 }
 #endif
+
+static inline long fc_syscall3(long n, long a, long b, long c)
+{
+    return fc_syscall4(n, a, b, c, 0);
+}
 
 static inline long fc_open_ro(const char *path)
 {
@@ -74,6 +90,24 @@ static inline void fc_close(long fd)
 static inline void fc_write_err(const char *s, unsigned long n)
 {
     fc_syscall3(FC_SYS_write, 2, (long)s, (long)n);
+}
+
+/* Blocks every signal (the kernel keeps SIGKILL/SIGSTOP), saving the old mask in
+ * *old; fc_sigrestore puts it back.  For the few stores that publish the decision:
+ * no signal handler can interrupt them on this thread. */
+static inline void fc_sigblock_all(uint64_t *old)
+{
+    uint64_t all = ~(uint64_t)0;
+    *old = 0;
+    fc_syscall4(FC_SYS_rt_sigprocmask, 0 /* SIG_BLOCK */, (long)&all, (long)old, 8);
+}
+static inline void fc_sigrestore(const uint64_t *old)
+{
+    fc_syscall4(FC_SYS_rt_sigprocmask, 2 /* SIG_SETMASK */, (long)old, 0, 8);
+}
+static inline void fc_sched_yield(void)
+{
+    fc_syscall3(FC_SYS_sched_yield, 0, 0, 0);
 }
 
 /* The value of auxiliary-vector entry `tag`, read from /proc/self/auxv (resolvers

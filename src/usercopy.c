@@ -2,7 +2,8 @@
  * ("returns the bytes NOT copied", exact) in user space.
  *
  * Fast path: one sigsetjmp(env, 0) (no signal-mask system call), a record of the
- * copy pushed on a per-thread stack in initial-exec TLS, and the dispatched
+ * copy pushed on a per-thread stack in initial-exec TLS (TLS descriptors under
+ * musl), and the dispatched
  * fc_memcpy / fc_memset.  Nothing else happens when nothing faults.
  *
  * On a fault our SIGSEGV/SIGBUS handler finds the calling thread's innermost
@@ -60,7 +61,17 @@ struct uc_rec {
     sigjmp_buf env;
 };
 
+#ifdef FC_NO_IFUNC
+/* musl refuses to dlopen a library with initial-exec TLS ("initial-exec TLS
+ * resolves to dynamic definition"): there the records use TLS descriptors
+ * (meson adds -mtls-dialect=gnu2), which musl resolves to the static offset when
+ * the library is preloaded or linked, and to its dynamic block, allocated at
+ * dlopen for every thread (no allocation on access: still async-signal-safe),
+ * when it is dlopen'ed. */
+#define UC_TLS __thread __attribute__((tls_model("global-dynamic")))
+#else
 #define UC_TLS __thread __attribute__((tls_model("initial-exec")))
+#endif
 
 static UC_TLS struct uc_rec *uc_cur;   /* innermost checked copy of this thread */
 

@@ -22,6 +22,9 @@
 #include "fastcopy.h"
 
 static const char *print_selected_path, *info_path;
+/* The program run setuid by test_at_secure (a static one where the loader
+ * ignores the build tree's RUNPATH in setuid programs: musl). */
+static const char *secure_print_selected_path;
 static void *lib;
 
 static void *sym(const char *name)
@@ -311,7 +314,8 @@ static void test_at_secure(void **s)
     assert_non_null(mkdtemp(dir));
     chmod(dir, 0755);
     snprintf(exe, sizeof exe, "%s/print_selected", dir);
-    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 4755 '%s'", print_selected_path, exe, exe);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && chmod 4755 '%s'", secure_print_selected_path, exe,
+             exe);
     assert_int_equal(system(cmd), 0);
     char *argv[] = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe, NULL};
     const char *env[] = {"FASTCOPY_MEMCPY=generic", "FASTCOPY_BOGUS=1", NULL};
@@ -338,6 +342,7 @@ int main(int argc, char **argv)
     }
     print_selected_path = argv[1];
     info_path = argv[2];
+    secure_print_selected_path = argc > 3 ? argv[3] : argv[1];
     lib = dlopen("libfastcopy.so.0", RTLD_NOW | RTLD_NOLOAD);
     if (!lib) {
         fprintf(stderr, "libfastcopy.so.0 is not loaded: %s\n", dlerror());

@@ -1,0 +1,187 @@
+/* test_bind.c - binding without GNU IFUNC (musl builds, FC_NO_IFUNC): every name
+ * starts at a resolving stub; the first call of any name makes the one decision,
+ * fills every slot and flag, and continues to the chosen variant.
+ *
+ * Linked with libfastcopy.a, so this program's memcpy/memmove/memset (and the C
+ * library's calls to them) are the library's.  Each test puts every slot back at
+ * its stub first (fc_bind_reset_for_tests), then makes the first calls:
+ *   - from 8 threads released at once, every exported name and the fc_* API;
+ *   - from a signal handler that interrupts the program before any call;
+ * and checks the results byte for byte, that each slot now holds the selected
+ * variant's function (as fc_variants lists it) and that the x86_64 flag bytes
+ * say whether the exported names run the avx512 kernel inline. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fastcopy.h"
+#include "dispatch.h"
+
+extern void *(*fc_slot_memcpy)(void *, const void *, size_t);
+extern void *(*fc_slot_memmove)(void *, const void *, size_t);
+extern void *(*fc_slot_memset)(void *, int, size_t);
+extern void *(*fc_slot_mempcpy)(void *, const void *, size_t);
+extern void (*fc_slot_bzero)(void *, size_t);
+extern void *(*fc_slot_fc_memcpy)(void *, const void *, size_t);
+extern void *(*fc_slot_fc_memset)(void *, int, size_t);
+extern void fc_stub_memcpy(void), fc_stub_memset(void), fc_stub_fc_memcpy(void);
+extern unsigned char fc_dropin_direct_memcpy, fc_dropin_direct_memmove, fc_dropin_direct_memset;
+
+/* Called through volatile pointers: the compiler must not expand them inline. */
+static void *(*volatile p_memcpy)(void *, const void *, size_t) = memcpy;
+static void *(*volatile p_memmove)(void *, const void *, size_t) = memmove;
+static void *(*volatile p_memset)(void *, int, size_t) = memset;
+static void *(*volatile p_mempcpy)(void *, const void *, size_t) = mempcpy;
+static void (*volatile p_bzero)(void *, size_t) = bzero;
+
+static void *selected_fn(const char *func)
+{
+    const struct fc_variant *v;
+    size_t n = fc_variants(&v);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].func, func) && !strcmp(v[i].name, fc_selected(func)))
+            return (void *)v[i].fn;
+    return NULL;
+}
+
+static void check_bound(void)
+{
+    assert_ptr_equal((void *)fc_slot_memcpy, selected_fn("memcpy"));
+    assert_ptr_equal((void *)fc_slot_memmove, selected_fn("memmove"));
+    assert_ptr_equal((void *)fc_slot_memset, selected_fn("memset"));
+    assert_ptr_equal((void *)fc_slot_fc_memcpy, selected_fn("memcpy"));
+    assert_ptr_equal((void *)fc_slot_fc_memset, selected_fn("memset"));
+    assert_true((void *)fc_slot_mempcpy != (void *)fc_stub_memcpy);
+    assert_int_equal(fc_dropin_direct_memcpy, !strcmp(fc_selected("memcpy"), "avx512"));
+    assert_int_equal(fc_dropin_direct_memmove, !strcmp(fc_selected("memmove"), "avx512"));
+    assert_int_equal(fc_dropin_direct_memset, !strcmp(fc_selected("memset"), "avx512"));
+}
+
+static void check_unbound(void)
+{
+    assert_ptr_equal((void *)fc_slot_memcpy, (void *)fc_stub_memcpy);
+    assert_ptr_equal((void *)fc_slot_memset, (void *)fc_stub_memset);
+    assert_ptr_equal((void *)fc_slot_fc_memcpy, (void *)fc_stub_fc_memcpy);
+    assert_int_equal(fc_dropin_direct_memcpy, 0);
+    assert_int_equal(fc_dropin_direct_memset, 0);
+}
+
+/* One round of every name on buffers of this thread; 0 when every result is right. */
+static int exercise(unsigned seed)
+{
+    unsigned char a[700], b[700], w[700];
+    int bad = 0;
+    for (int i = 0; i < 700; i++)
+        a[i] = (unsigned char)(i * 7 + seed), b[i] = 0x5a;
+    size_t n = 100 + seed % 500;
+    bad |= p_memcpy(b, a, n) != b;
+    bad |= p_memcpy(w, a, n) != w;           /* the second call: bound already */
+    for (size_t i = 0; i < n; i++)
+        bad |= b[i] != a[i] || w[i] != a[i];
+    bad |= b[n] != 0x5a;
+    bad |= p_memmove(b + 3, b, n) != b + 3;  /* overlapping: b[3..] = old b[0..] */
+    for (size_t i = 0; i < n; i++)
+        bad |= b[3 + i] != a[i];
+    bad |= p_memset(b, 0xc3, n) != b;
+    for (size_t i = 0; i < n; i++)
+        bad |= b[i] != 0xc3;
+    bad |= p_mempcpy(b, a, 33) != b + 33;
+    bad |= memcmp(b, a, 33) != 0;
+    p_bzero(b, 40);
+    for (size_t i = 0; i < 40; i++)
+        bad |= b[i] != 0;
+    bad |= fc_memcpy(w, a, 333) != w || memcmp(w, a, 333) != 0;
+    bad |= fc_memmove(w + 1, w, 300) != w + 1 || memcmp(w + 1, a, 300) != 0;
+    bad |= fc_memset(w, 1, 200) != w || w[0] != 1 || w[199] != 1 || w[200] != a[199];
+    return bad;
+}
+
+#define NTHREADS 8
+static pthread_barrier_t start;
+
+static void *racer(void *arg)
+{
+    unsigned seed = (unsigned)(uintptr_t)arg;
+    pthread_barrier_wait(&start);
+    /* half the threads start with an exported name, half with the API */
+    if (seed & 1) {
+        unsigned char x[64], y[64];
+        for (int i = 0; i < 64; i++)
+            x[i] = (unsigned char)i;
+        if (fc_memcpy(y, x, 64) != y || y[63] != 63)
+            return (void *)1;
+    }
+    int bad = 0;
+    for (int r = 0; r < 50; r++)
+        bad |= exercise(seed * 31 + (unsigned)r);
+    return (void *)(uintptr_t)bad;
+}
+
+static void test_first_calls_from_threads(void **s)
+{
+    (void)s;
+    for (int round = 0; round < 20; round++) {
+        pthread_t t[NTHREADS];
+        fc_bind_reset_for_tests();
+        check_unbound();
+        assert_int_equal(pthread_barrier_init(&start, NULL, NTHREADS), 0);
+        for (uintptr_t i = 0; i < NTHREADS; i++)
+            assert_int_equal(pthread_create(&t[i], NULL, racer, (void *)(i + round)), 0);
+        for (int i = 0; i < NTHREADS; i++) {
+            void *r;
+            assert_int_equal(pthread_join(t[i], &r), 0);
+            assert_ptr_equal(r, NULL);
+        }
+        pthread_barrier_destroy(&start);
+        check_bound();
+    }
+}
+
+static volatile sig_atomic_t handler_bad = -1;
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    handler_bad = exercise(7);
+}
+
+static void test_first_call_from_signal_handler(void **s)
+{
+    (void)s;
+    struct sigaction sa;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sa.sa_handler = on_alarm;
+    assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+    fc_bind_reset_for_tests();
+    check_unbound();
+    /* the handler makes the first calls (the kill system call is no memcpy) */
+    kill(getpid(), SIGUSR1);
+    assert_int_equal(handler_bad, 0);
+    check_bound();
+    assert_int_equal(exercise(9), 0);
+}
+
+/* The constructor bound everything before main. */
+static void test_bound_before_main(void **s)
+{
+    (void)s;
+    check_bound();
+    assert_int_equal(exercise(3), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bound_before_main),
+        cmocka_unit_test(test_first_calls_from_threads),
+        cmocka_unit_test(test_first_call_from_signal_handler),
+    };
+    return cmocka_run_group_tests_name("bind", tests, NULL, NULL);
+}
