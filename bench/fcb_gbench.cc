@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fastcopy.h"
 #include "fcb.h"
 
 static fcb_state st;
@@ -50,6 +51,10 @@ int main(int argc, char **argv)
         if (used > 0) {
             k += used - 1;
             continue;
+        }
+        if (!std::strcmp(argv[k], "--version")) {
+            std::printf("fcbench-gbench (libfastcopy) %s\n", fc_version());
+            return 0;
         }
         if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h")) {
             std::puts("usage: fcbench-gbench [fcbench case options] [Google Benchmark options]");

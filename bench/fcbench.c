@@ -250,8 +250,8 @@ static void print_context(FILE *f)
 {
     char model[256];
     cpu_model(model, sizeof model);
-    fprintf(f, "# fcbench (libfastcopy) %s, %s, %s, %ld CPUs online, pinned to CPU %d\n",
-            when, fcb_arch(), libc_version(), sysconf(_SC_NPROCESSORS_ONLN), st.cpu);
+    fprintf(f, "# fcbench (libfastcopy %s) %s, %s, %s, %ld CPUs online, pinned to CPU %d\n",
+            fc_version(), when, fcb_arch(), libc_version(), sysconf(_SC_NPROCESSORS_ONLN), st.cpu);
     fprintf(f, "# cpu: %s\n", model);
     fprintf(f, "# caches: L1d %zu KiB (%s), L2 %zu KiB (%s), L3 %zu KiB (%s)\n",
             st.cache.l1 >> 10, st.cache.src_l1, st.cache.l2 >> 10, st.cache.src_l2,
@@ -422,13 +422,13 @@ static int write_json(const char *path)
     }
     char model[256];
     cpu_model(model, sizeof model);
-    fprintf(f, "{\n  \"context\": {\"date\": \"%s\", \"arch\": \"%s\", \"libc\": \"%s\", "
+    fprintf(f, "{\n  \"context\": {\"libfastcopy\": \"%s\", \"date\": \"%s\", \"arch\": \"%s\", \"libc\": \"%s\", "
                "\"cpu\": \"%s\", \"cpus_online\": %ld, \"pinned_cpu\": %d, "
                "\"l1d\": %zu, \"l2\": %zu, \"l3\": %zu, \"rounds\": %d, "
                "\"sample_us\": %.1f, \"quick\": %s, \"libc_how\": \"%s\", "
                "\"selected\": {\"memcpy\": \"%s\", \"memmove\": \"%s\", \"memset\": \"%s\"}},\n"
                "  \"results\": [\n",
-            when, fcb_arch(), libc_version(), model, sysconf(_SC_NPROCESSORS_ONLN), st.cpu,
+            fc_version(), when, fcb_arch(), libc_version(), model, sysconf(_SC_NPROCESSORS_ONLN), st.cpu,
             st.cache.l1, st.cache.l2, st.cache.l3, st.cfg.rounds, st.cfg.sample_us,
             st.cfg.quick ? "true" : "false", st.libc_how, fc_selected("memcpy"),
             fc_selected("memmove"), fc_selected("memset"));
@@ -841,6 +841,7 @@ static void usage(void)
           "  --json FILE         the same plus every sample\n"
           "  -v                  per-impl medians, quartiles and 95% intervals in the table\n"
           "  --list              list the cases and impls that would run, then exit\n"
+          "  --version           print the version and exit\n"
           "  --targets           run only what fcb_targets.c needs, print PASS/FAIL lines\n"
           "                      (exit status 3 when one fails)\n"
           "  --self-test         check the statistics; libc against itself must say\n"
@@ -875,7 +876,10 @@ int main(int argc, char **argv)
             targets = 1;
         else if (!strcmp(a, "--self-test"))
             selftest = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        else if (!strcmp(a, "--version")) {
+            printf("fcbench (libfastcopy) %s\n", fc_version());
+            return 0;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage();
             return 0;
         } else {

@@ -354,6 +354,15 @@ FC_API const char *fc_selected(const char *func)
     return 0;
 }
 
+/* "libfastcopy 0.1.0": what `strings libfastcopy.so` finds, and what fc_version
+ * returns the number part of. */
+static const char fc_ident[] = "libfastcopy " FASTCOPY_VERSION_STRING;
+
+FC_API const char *fc_version(void)
+{
+    return fc_ident + sizeof "libfastcopy " - 1;
+}
+
 /* For fastcopy-info and the tests (not exported): why each function got its variant. */
 FC_HIDDEN const char *fc_selected_reason(const char *func)
 {

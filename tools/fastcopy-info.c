@@ -18,18 +18,26 @@ static void size_line(const char *name, size_t v, const char *what)
 int main(int argc, char **argv)
 {
     char facts[1024];
+
+    if (argc > 1 && !strcmp(argv[1], "--version")) {
+        printf("fastcopy-info (libfastcopy) %s\n", fc_version());
+        return 0;
+    }
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        puts("usage: fastcopy-info [--version | --help]\n"
+             "Prints the CPU facts libfastcopy saw, every variant with usable/selected,\n"
+             "the thresholds, and why each function got its variant.  Honours the same\n"
+             "FASTCOPY_* environment overrides as the library (see fastcopy-info(1)).");
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "fastcopy-info: unknown option '%s' (try --help)\n", argv[1]);
+        return 2;
+    }
     const struct fc_variant *v;
     size_t n = fc_variants(&v);
     const struct fc_decision *d = fc_decide_runtime();
-
-    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        puts("usage: fastcopy-info\n"
-             "Prints the CPU facts libfastcopy saw, every variant with usable/selected,\n"
-             "the thresholds, and why each function got its variant.  Honours the same\n"
-             "FASTCOPY_* environment overrides as the library (see README).");
-        return 0;
-    }
-    printf("libfastcopy %s (%s)\n\nCPU facts\n", "0.1.0", FC_ARCH_NAME);
+    printf("libfastcopy %s (%s)\n\nCPU facts\n", fc_version(), FC_ARCH_NAME);
     fc_arch_describe((const fc_cpu_t *)fc_cpu_facts(), facts, sizeof facts);
     for (char *line = strtok(facts, "\n"); line; line = strtok(NULL, "\n"))
         printf("  %s\n", line);
