@@ -382,15 +382,15 @@ static void *set_kernel(unsigned i)
 
 #if FC_HAVE_IFUNC
 typedef void *(*fc_memcpy_t)(void *restrict, const void *restrict, size_t);
-static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
+__attribute__((used)) static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
 {
     return (fc_memcpy_t)copy_kernel(FC_MEMCPY, fc_decide(a0, a1)->sel[FC_MEMCPY]);
 }
-static fc_copy_fn resolve_fc_memmove(uint64_t a0, const void *a1)
+__attribute__((used)) static fc_copy_fn resolve_fc_memmove(uint64_t a0, const void *a1)
 {
     return (fc_copy_fn)copy_kernel(FC_MEMMOVE, fc_decide(a0, a1)->sel[FC_MEMMOVE]);
 }
-static fc_set_fn resolve_fc_memset(uint64_t a0, const void *a1)
+__attribute__((used)) static fc_set_fn resolve_fc_memset(uint64_t a0, const void *a1)
 {
     return (fc_set_fn)set_kernel(fc_decide(a0, a1)->sel[FC_MEMSET]);
 }
