@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -335,6 +336,23 @@ static void test_override_checks(void **s)
     run(info, NULL, def, sizeof def, &st);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     assert_null(strstr(def, "libfastcopy:"));
+    /* fastcopy-info describes the shared object it loaded, and names it. */
+    const char *so = strstr(def, "\nshared object: ");
+    assert_non_null(so);
+    assert_true(strncmp(strchr(so + 1, '\n') - strlen("libfastcopy.so.0"), "libfastcopy.so.0",
+                        strlen("libfastcopy.so.0")) == 0);
+    Dl_info di;
+    assert_true(dladdr((void *)fc_version, &di) && di.dli_fname);
+    char mine[PATH_MAX], theirs[PATH_MAX], *rp = realpath(di.dli_fname, NULL);
+    assert_non_null(rp);
+    snprintf(mine, sizeof mine, "%s", rp);
+    free(rp);
+    so += strlen("\nshared object: ");
+    snprintf(theirs, sizeof theirs, "%.*s", (int)strcspn(so, "\n"), so);
+    rp = realpath(theirs, NULL);
+    if (!rp || strcmp(rp, mine))
+        fail_msg("fastcopy-info names %s, not the %s this program loaded", theirs, mine);
+    free(rp);
     char a[32], b[32];
 #if defined(__x86_64__)
     static const char *const names[] = {"rep_movsb_threshold", "rep_movsb_stop",
