@@ -30,7 +30,7 @@ refuse() {
 
 for p in "$fcb" $gb; do
   refuse "$p" "'avx-512'" --impl avx-512
-  refuse "$p" "avx512" --impl avx-512          # the valid names are listed
+  refuse "$p" "valid: libc, auto" --impl avx-512   # the valid names are listed
   refuse "$p" "'bogus'" --impl auto,bogus
   refuse "$p" "'memcpi'" --func memcpi
   refuse "$p" "'sizez'" --group sizes,sizez
