@@ -142,10 +142,22 @@ struct fcb_state {
 /* Option parsing shared by both front ends.  Returns the number of argv entries
  * consumed at argv[*k] (0 = not ours, -1 = error, message printed). */
 void fcb_config_default(struct fcb_config *c);
+/* Messages: "<fcb_prog>: ..." on stderr (fcb_prog = "fcbench" unless a front end
+ * sets its own name). */
+extern const char *fcb_prog;
+void fcb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k);
 void fcb_config_usage(void);
+/* The option values that can be checked before anything is set up: --func,
+ * --group and --impl names, --dist-dir.  0, or -1 after one line on stderr
+ * naming the bad value (the front ends then exit with status 2). */
+int fcb_config_check(const struct fcb_config *c);
 
-/* Builds impls, cases and items from the config; pins the CPU.  0 on success. */
+/* Builds impls, cases and items from the config; pins the CPU.  0 on success;
+ * FCB_EUSAGE when the options select nothing or name what cannot be used (a
+ * --case pattern that matches no case, a --with library, --cpu N), after one
+ * line on stderr; -1 on any other failure. */
+#define FCB_EUSAGE (-2)
 int fcb_setup(struct fcb_state *st);
 void fcb_teardown(struct fcb_state *st);
 /* Drops items for which keep(item) returns 0. */

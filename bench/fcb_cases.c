@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "fastcopy.h"
@@ -61,6 +62,17 @@ double fcb_now_ns(void)
 
 /* ---- options ------------------------------------------------------------------------ */
 
+const char *fcb_prog = "fcbench";
+
+void fcb_err(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", fcb_prog);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
 void fcb_config_default(struct fcb_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -72,23 +84,43 @@ void fcb_config_default(struct fcb_config *c)
 static int parse_size(const char *s, size_t *out)
 {
     char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 0);
     if (errno || end == s)
         return -1;
+    int shift = 0;
     switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
     default: break;
     }
+    if (shift && v > (~0ull >> shift))
+        return -1;
+    v <<= shift;
     if (*end == 'i' && end[1] == 'B')
         end += 2;
     else if (*end == 'B')
         end++;
-    if (*end)
+    if (*end || v > (size_t)-1)
         return -1;
     *out = (size_t)v;
+    return 0;
+}
+
+/* A whole decimal (or 0x) number, nothing after it. */
+static int parse_u64(const char *s, unsigned long long *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end)
+        return -1;
+    *out = v;
     return 0;
 }
 
@@ -96,7 +128,7 @@ void fcb_config_usage(void)
 {
     fputs(
         "case selection and measurement (both front ends):\n"
-        "  --quick             small matrix, 7 rounds: about 10-30 s (CI smoke test)\n"
+        "  --quick             small matrix, 7 rounds: a few seconds (CI smoke test)\n"
         "  --func LIST         memcpy,memmove,memset (default: all)\n"
         "  --group LIST        sizes,misal,pageend,dist,cold,ws,overlap,mix,\n"
         "                      mixread,user (default: all)\n"
@@ -129,21 +161,33 @@ int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k)
     const char *a = argv[*k];
     const char *v = *k + 1 < argc ? argv[*k + 1] : NULL;
     size_t sz;
+    unsigned long long u;
 #define NEEDV                                                                      \
     do {                                                                           \
         if (!v) {                                                                  \
-            fprintf(stderr, "fcbench: %s needs a value\n", a);                     \
+            fcb_err("%s needs a value\n", a);                     \
             return -1;                                                             \
         }                                                                          \
     } while (0)
-#define SIZEV(field)                                                               \
+    /* A size of at least lo bytes (K, M, G suffixes). */
+#define SIZEV(field, lo, what)                                                     \
     do {                                                                           \
         NEEDV;                                                                     \
-        if (parse_size(v, &sz)) {                                                  \
-            fprintf(stderr, "fcbench: bad size '%s' for %s\n", v, a);              \
+        if (parse_size(v, &sz) || sz < (lo)) {                                     \
+            fcb_err("%s '%s': not a size %s\n", a, v, what);      \
             return -1;                                                             \
         }                                                                          \
         c->field = sz;                                                             \
+        return 2;                                                                  \
+    } while (0)
+#define LISTV(field)                                                               \
+    do {                                                                           \
+        NEEDV;                                                                     \
+        if (!*v) {                                                                 \
+            fcb_err("%s '': empty list\n", a);                    \
+            return -1;                                                             \
+        }                                                                          \
+        c->field = v;                                                              \
         return 2;                                                                  \
     } while (0)
     if (!strcmp(a, "--quick")) {
@@ -158,49 +202,79 @@ int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k)
         c->verbose++;
         return 1;
     }
-    if (!strcmp(a, "--func")) { NEEDV; c->funcs = v; return 2; }
-    if (!strcmp(a, "--group")) { NEEDV; c->groups = v; return 2; }
-    if (!strcmp(a, "--case")) { NEEDV; c->cases = v; return 2; }
-    if (!strcmp(a, "--impl")) { NEEDV; c->impls = v; return 2; }
+    if (!strcmp(a, "--func")) LISTV(funcs);
+    if (!strcmp(a, "--group")) LISTV(groups);
+    if (!strcmp(a, "--case")) LISTV(cases);
+    if (!strcmp(a, "--impl")) LISTV(impls);
     if (!strcmp(a, "--dist-dir")) { NEEDV; c->dist_dir = v; return 2; }
     if (!strcmp(a, "--with")) {
         NEEDV;
         if (c->nwith == FCB_MAX_WITH) {
-            fprintf(stderr, "fcbench: at most %d --with libraries\n", FCB_MAX_WITH);
+            fcb_err("--with '%s': at most %d --with libraries\n", v,
+                    FCB_MAX_WITH);
             return -1;
         }
         c->with[c->nwith++] = v;
         return 2;
     }
-    if (!strcmp(a, "--max-size")) SIZEV(max_size);
-    if (!strcmp(a, "--mix-align")) SIZEV(mix_align);
-    if (!strcmp(a, "--mix-ops")) SIZEV(mix_ops);
-    if (!strcmp(a, "--l1")) SIZEV(l1);
-    if (!strcmp(a, "--l2")) SIZEV(l2);
-    if (!strcmp(a, "--l3")) SIZEV(l3);
-    if (!strcmp(a, "--rounds")) {
+    if (!strcmp(a, "--max-size")) SIZEV(max_size, 1, "of at least 1 byte (K, M, G suffixes)");
+    if (!strcmp(a, "--mix-ops")) SIZEV(mix_ops, 16, "of at least 16 calls");
+    if (!strcmp(a, "--l1")) SIZEV(l1, 1024, "of at least 1K (K, M, G suffixes)");
+    if (!strcmp(a, "--l2")) SIZEV(l2, 1024, "of at least 1K (K, M, G suffixes)");
+    if (!strcmp(a, "--l3")) SIZEV(l3, 1024, "of at least 1K (K, M, G suffixes)");
+    if (!strcmp(a, "--mix-align")) {
         NEEDV;
-        c->rounds = atoi(v);
-        if (c->rounds < 2 || c->rounds > 1000) {
-            fprintf(stderr, "fcbench: --rounds must be 2..1000\n");
+        if (parse_size(v, &sz) || sz < 1 || sz > 4096) {
+            fcb_err("--mix-align '%s': not a number 1..4096\n", v);
             return -1;
         }
+        c->mix_align = sz;
+        return 2;
+    }
+    if (!strcmp(a, "--rounds")) {
+        NEEDV;
+        if (parse_u64(v, &u) || u < 2 || u > 1000) {
+            fcb_err("--rounds '%s': not a number 2..1000\n", v);
+            return -1;
+        }
+        c->rounds = (int)u;
         return 2;
     }
     if (!strcmp(a, "--sample-us")) {
         NEEDV;
-        c->sample_us = atof(v);
-        if (!(c->sample_us > 0)) {
-            fprintf(stderr, "fcbench: --sample-us must be > 0\n");
+        char *end;
+        double d = strtod(v, &end);
+        if (end == v || *end || !(d > 0) || d > 1e7) {
+            fcb_err("--sample-us '%s': not a number of microseconds "
+                            "above 0 (up to 1e7)\n", v);
             return -1;
         }
+        c->sample_us = d;
         return 2;
     }
-    if (!strcmp(a, "--cpu")) { NEEDV; c->cpu = atoi(v); return 2; }
-    if (!strcmp(a, "--seed")) { NEEDV; c->seed = strtoull(v, NULL, 0); return 2; }
+    if (!strcmp(a, "--cpu")) {
+        NEEDV;
+        if (parse_u64(v, &u) || u >= CPU_SETSIZE) {
+            fcb_err("--cpu '%s': not a CPU number 0..%d\n", v,
+                    CPU_SETSIZE - 1);
+            return -1;
+        }
+        c->cpu = (int)u;
+        return 2;
+    }
+    if (!strcmp(a, "--seed")) {
+        NEEDV;
+        if (parse_u64(v, &u)) {
+            fcb_err("--seed '%s': not an unsigned number\n", v);
+            return -1;
+        }
+        c->seed = u;
+        return 2;
+    }
     return 0;
 #undef NEEDV
 #undef SIZEV
+#undef LISTV
 }
 
 /* Is `name` in the comma-separated list (NULL list = everything)?  With glob, the
@@ -361,6 +435,34 @@ static void libc_fns(struct fcb_state *st, void (**fns)(void))
 #endif
 }
 
+/* --with LIB[=NAME]: the path, and the name (default: the file name without "lib"
+ * and the suffixes).  -1 when the path is empty or too long. */
+static int with_split(const char *arg, char path[256], char name[24])
+{
+    const char *eq = strrchr(arg, '='); /* a path may hold '=', a NAME no '/' */
+    if (eq && strchr(eq, '/'))
+        eq = NULL;
+    size_t plen = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (plen == 0 || plen >= 256)
+        return -1;
+    memcpy(path, arg, plen);
+    path[plen] = 0;
+    if (eq && eq[1]) {
+        snprintf(name, 24, "%s", eq + 1);
+    } else {
+        const char *b = strrchr(path, '/');
+        b = b ? b + 1 : path;
+        if (!strncmp(b, "lib", 3) && b[3])
+            b += 3;
+        size_t n = strcspn(b, ".");
+        if (n >= 24)
+            n = 23;
+        memcpy(name, b, n);
+        name[n] = 0;
+    }
+    return 0;
+}
+
 /* --with LIB[=NAME]: another library's memcpy/memmove/memset, dlopen'ed with
  * RTLD_LOCAL so it does not replace anyone's symbols; dlsym resolves its IFUNCs.
  * A library without one of the three is timed on the others. */
@@ -368,51 +470,32 @@ static int with_impls(struct fcb_state *st, int w)
 {
     const char *arg = st->cfg.with[w];
     char path[256], name[sizeof st->impls[0].name];
-    const char *eq = strrchr(arg, '='); /* a path may hold '=', a NAME no '/' */
-    if (eq && strchr(eq, '/'))
-        eq = NULL;
-    size_t plen = eq ? (size_t)(eq - arg) : strlen(arg);
-    if (plen == 0 || plen >= sizeof path) {
-        fprintf(stderr, "fcbench: --with '%s': bad library path\n", arg);
+    if (with_split(arg, path, name)) {
+        fcb_err("--with '%s': bad library path\n", arg);
         return -1;
-    }
-    memcpy(path, arg, plen);
-    path[plen] = 0;
-    if (eq && eq[1]) {
-        snprintf(name, sizeof name, "%s", eq + 1);
-    } else {
-        const char *b = strrchr(path, '/');
-        b = b ? b + 1 : path;
-        if (!strncmp(b, "lib", 3) && b[3])
-            b += 3;
-        size_t n = strcspn(b, ".");
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        memcpy(name, b, n);
-        name[n] = 0;
     }
     static const char *const reserved[] = {"libc", "libc2", "auto", "empty", "copy_user",
                                            "clear_user", "read", "write", "ntwrite"};
     /* ("dropin" may be taken: then that library stands for the drop-in names) */
     for (size_t r = 0; r < sizeof reserved / sizeof *reserved; r++)
         if (!strcmp(name, reserved[r]) || !name[0]) {
-            fprintf(stderr, "fcbench: --with '%s': name '%s' is taken; use LIB=NAME\n", arg,
+            fcb_err("--with '%s': name '%s' is taken; use LIB=NAME\n", arg,
                     name);
             return -1;
         }
     for (int i = 0; i < st->nimpls; i++)
         if (!strcmp(st->impls[i].name, name)) {
-            fprintf(stderr, "fcbench: --with '%s': name '%s' is taken; use LIB=NAME\n", arg,
+            fcb_err("--with '%s': name '%s' is taken; use LIB=NAME\n", arg,
                     name);
             return -1;
         }
 #ifdef FCB_STATIC
-    fprintf(stderr, "fcbench: --with needs a dynamically linked fcbench\n");
+    fcb_err("--with needs a dynamically linked fcbench\n");
     return -1;
 #else
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        fprintf(stderr, "fcbench: --with '%s': %s\n", path, dlerror());
+        fcb_err("--with '%s': %s\n", path, dlerror());
         return -1;
     }
     static const char *const fnames[3] = {"memcpy", "memmove", "memset"};
@@ -451,7 +534,7 @@ static int with_impls(struct fcb_state *st, int w)
     size_t used = strlen(how);
     snprintf(how + used, hl - used, "%s)", found ? "" : "none of memcpy memmove memset");
     if (!found) {
-        fprintf(stderr, "fcbench: --with '%s': defines none of memcpy, memmove, memset\n",
+        fcb_err("--with '%s': defines none of memcpy, memmove, memset\n",
                 path);
         return -1;
     }
@@ -945,7 +1028,7 @@ static void cases_mix(struct builder *b)
             snprintf(path, sizeof path, "%s/%s.csv", b->st->cfg.dist_dir, d->name);
             owned = read_file(path, &len);
             if (!owned) {
-                fprintf(stderr, "fcbench: cannot read %s; using the built-in copy\n", path);
+                fcb_err("cannot read %s; using the built-in copy\n", path);
                 len = d->len;
             } else {
                 text = owned;
@@ -1103,6 +1186,143 @@ static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
     return 1;
 }
 
+/* ---- checking the options -------------------------------------------------------- */
+
+static const char fcb_func_list[] = "memcpy,memmove,memset";
+static const char fcb_group_list[] =
+    "sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread,user";
+
+/* Every entry of `list` must be in `valid`; otherwise one line naming it. */
+static int check_list(const char *opt, const char *list, const char *valid, const char *what,
+                      const char *unusable)
+{
+    if (!list)
+        return 0;
+    char buf[256];
+    const char *p = list;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof buf) {
+            fcb_err("%s '%s': empty or overlong entry\n", opt, list);
+            return -1;
+        }
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        if (!in_list(valid, buf, 0)) {
+            char names[1200];
+            size_t k = 0;
+            for (const char *q = valid; *q && k + 3 < sizeof names; q++) {
+                names[k++] = *q;
+                if (*q == ',')
+                    names[k++] = ' ';
+            }
+            names[k] = 0;
+            fcb_err("%s '%s': %s (valid: %s)\n", opt, buf,
+                    unusable && in_list(unusable, buf, 0) ? "not usable on this CPU" : what,
+                    names);
+            return -1;
+        }
+        p += len;
+        if (!*p)
+            return 0;
+        p++;
+    }
+}
+
+static void append(char *buf, size_t cap, const char *name)
+{
+    size_t l = strlen(buf);
+    if (!in_list(l ? buf : "", name, 0) || !l)
+        snprintf(buf + l, cap - l, "%s%s", l ? "," : "", name);
+}
+
+int fcb_config_check(const struct fcb_config *c)
+{
+    if (check_list("--func", c->funcs, fcb_func_list, "unknown function", NULL) ||
+        check_list("--group", c->groups, fcb_group_list, "unknown group", NULL))
+        return -1;
+    if (c->impls) {
+        char valid[1024] = "", unusable[512] = "";
+        append(valid, sizeof valid, "libc");
+        append(valid, sizeof valid, "auto");
+        const struct fc_variant *v;
+        size_t nv = fc_variants(&v);
+        for (size_t i = 0; i < nv; i++)
+            append(v[i].usable ? valid : unusable, v[i].usable ? sizeof valid : sizeof unusable,
+                   v[i].name);
+#ifdef FCB_HAVE_USER_COPY
+        append(valid, sizeof valid, "copy_user");
+        append(valid, sizeof valid, "clear_user");
+#endif
+        static const char *const always[] = {"empty", "read", "write", "ntwrite"};
+        for (size_t i = 0; i < sizeof always / sizeof *always; i++)
+            append(valid, sizeof valid, always[i]);
+        for (int w = 0; w < c->nwith; w++) {
+            char path[256], name[24];
+            if (!with_split(c->with[w], path, name) && name[0])
+                append(valid, sizeof valid, name);
+        }
+        if (check_list("--impl", c->impls, valid, "unknown implementation", unusable))
+            return -1;
+    }
+    if (c->dist_dir) {
+        struct stat sb;
+        if (stat(c->dist_dir, &sb) || !S_ISDIR(sb.st_mode)) {
+            fcb_err("--dist-dir '%s': %s\n", c->dist_dir,
+                    errno && !S_ISDIR(sb.st_mode) ? strerror(errno) : "not a directory");
+            return -1;
+        }
+        size_t missing = 0;
+        const char *first = NULL;
+        for (size_t di = 0; di < fcb_ndists; di++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.csv", c->dist_dir, fcb_dists[di].name);
+            if (access(path, R_OK)) {
+                if (!missing++)
+                    first = fcb_dists[di].name;
+            }
+        }
+        if (missing) {
+            fcb_err("--dist-dir '%s': no readable %s.csv%s (it must hold "
+                            "all %zu distributions of bench/distributions)\n",
+                    c->dist_dir, first, missing > 1 ? " and others" : "", fcb_ndists);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* After the cases are built: every --case pattern must have matched one. */
+static int check_cases(const struct fcb_state *st)
+{
+    const char *list = st->cfg.cases;
+    if (!list)
+        return 0;
+    char buf[256];
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof buf) {
+            fcb_err("--case '%s': empty or overlong entry\n", list);
+            return -1;
+        }
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        int hit = 0;
+        for (int c = 0; c < st->ncases && !hit; c++)
+            hit = !fnmatch(buf, st->cases[c].name, 0);
+        if (!hit) {
+            fcb_err("--case '%s': matches no case%s (fcbench --list shows them)\n",
+                    buf, st->cfg.funcs || st->cfg.groups || st->cfg.max_size || st->cfg.quick
+                             ? " of the selected --func/--group/--max-size/--quick" : "");
+            return -1;
+        }
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
 static void *map_arena(size_t n)
 {
     void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1127,7 +1347,7 @@ static int pin_cpu(struct fcb_state *st)
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     if (sched_setaffinity(0, sizeof set, &set)) {
-        fprintf(stderr, "fcbench: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
+        fcb_err("cannot pin to CPU %d: %s\n", cpu, strerror(errno));
         return -1;
     }
     return cpu;
@@ -1146,12 +1366,14 @@ int fcb_setup(struct fcb_state *st)
     struct fcb_config *cfg = &st->cfg;
     detect_caches(cfg, &st->cache);
     st->cpu = pin_cpu(st);
+    if (st->cpu < 0 && cfg->cpu >= 0)
+        return FCB_EUSAGE; /* --cpu N that we cannot pin to: said by pin_cpu */
     if (!cfg->rounds)
         cfg->rounds = cfg->quick ? 7 : 15;
     if (!(cfg->sample_us > 0))
         cfg->sample_us = cfg->quick ? 100 : 200;
     if (build_impls(st))
-        return -1;
+        return FCB_EUSAGE; /* a --with library that cannot be used: said */
 
     struct builder b;
     memset(&b, 0, sizeof b);
@@ -1172,14 +1394,14 @@ int fcb_setup(struct fcb_state *st)
         need = 256 * KiB;
     need = (need + 2 * MiB - 1) & ~(2 * MiB - 1);
     if (need > 0xffffffffu) {
-        fprintf(stderr, "fcbench: sizes above 4 GiB are not supported\n");
+        fcb_err("sizes above 4 GiB are not supported\n");
         return -1;
     }
     b.arena = need;
     b.S = map_arena(need);
     b.D = map_arena(need);
     if (!b.S || !b.D) {
-        fprintf(stderr, "fcbench: cannot map 2 x %zu MiB\n", need >> 20);
+        fcb_err("cannot map 2 x %zu MiB\n", need >> 20);
         return -1;
     }
     cases_sizes(&b);
@@ -1192,6 +1414,13 @@ int fcb_setup(struct fcb_state *st)
     cases_mix(&b);
     cases_mixread(&b);
     cases_user(&b);
+    if (check_cases(st))
+        return FCB_EUSAGE;
+    if (!st->ncases) {
+        fcb_err("no case is left with these --func/--group/--max-size "
+                        "options (--list without them shows the cases)\n");
+        return FCB_EUSAGE;
+    }
 
     /* Table order: by function, then as built (group by group); the keys point
      * into the names, so set them after the last move. */

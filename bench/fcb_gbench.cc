@@ -2,7 +2,7 @@
 // benchmarks named "<case>/<impl>" (e.g. "memcpy/mix/MemcpyGoogleA/libc").  One
 // iteration runs a batch of calls (a whole pass over a size mix, 256 small hot calls,
 // ...) so the harness's own per-iteration cost stays out of the figures; the counter
-// ns_per_call (and items_per_second = calls/s) gives the per-call time.  Its JSON output works with
+// ns_per_call (nanoseconds, a plain number) and items_per_second (calls/s) give the per-call time.  Its JSON output works with
 // Google Benchmark's tools/compare.py, e.g. to compare two implementations:
 //   compare.py filters out.json 'memcpy/sizes/.*/libc$' 'memcpy/sizes/.*/auto$'
 // fcbench's own selection options come first (--quick, --func, --group, --case,
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fastcopy.h"
 #include "fcb.h"
 
 static fcb_state st;
@@ -26,20 +27,23 @@ static void run_item(benchmark::State &state, int j)
     uint64_t batch = c->nops > 1 ? (c->nops < 8192 ? c->nops : 8192)
                      : c->size <= 4096 ? 256 : c->size <= (1u << 20) ? 4 : 1;
     fcb_warm(&st, it);
+    double t0 = fcb_now_ns();
     for (auto _ : state)
         fcb_exec(&st, it, batch);
+    double elapsed = fcb_now_ns() - t0;
     double calls = static_cast<double>(state.iterations()) * static_cast<double>(batch);
     state.SetItemsProcessed(static_cast<int64_t>(calls));
     state.SetBytesProcessed(static_cast<int64_t>(calls * static_cast<double>(c->size)));
     state.counters["size"] = static_cast<double>(c->size);
-    state.counters["ns_per_call"] =
-        benchmark::Counter(calls / 1e9, benchmark::Counter::kIsRate |
-                                            benchmark::Counter::kInvert);
+    // A plain number of nanoseconds (wall time of the timed loop / calls), not a
+    // rate: Google Benchmark prints inverted rates with an "s" unit.
+    state.counters["ns_per_call"] = calls > 0 ? elapsed / calls : 0.0;
 }
 
 int main(int argc, char **argv)
 {
     fcb_config_default(&st.cfg);
+    fcb_prog = "fcbench-gbench";
     st.cfg.progress = -1;
     std::vector<char *> rest;
     rest.push_back(argv[0]);
@@ -51,17 +55,38 @@ int main(int argc, char **argv)
             k += used - 1;
             continue;
         }
+        if (!std::strcmp(argv[k], "--version")) {
+            std::printf("fcbench-gbench (libfastcopy) %s\n", fc_version());
+            return 0;
+        }
         if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h")) {
             std::puts("usage: fcbench-gbench [fcbench case options] [Google Benchmark options]");
             fcb_config_usage();
             std::puts("then any --benchmark_* option (see --help of Google Benchmark).");
+        } else if (std::strncmp(argv[k], "--benchmark_", 12) && std::strncmp(argv[k], "--v=", 4)) {
+            // Google Benchmark would say so too, but only after the setup.
+            fcb_err("unknown option '%s' (fcbench's case options, then --benchmark_* "
+                    "options; try --help)\n", argv[k]);
+            return 2;
         }
         rest.push_back(argv[k]);
     }
     int rargc = static_cast<int>(rest.size());
     rest.push_back(nullptr);
-    if (fcb_setup(&st))
-        return 1;
+    if (fcb_config_check(&st.cfg))
+        return 2;
+    int rc = fcb_setup(&st);
+    if (rc)
+        return rc == FCB_EUSAGE ? 2 : 1;
+    if (!st.nitems) {
+        fcb_err("nothing to run with these options\n");
+        return 2;
+    }
+    if (st.nitems > 200)
+        fcb_err("%d benchmarks; at Google Benchmark's defaults (0.5 s "
+                     "each, more for slow ones) that is %d minutes or more: narrow with "
+                     "--case or pass --benchmark_min_time=0.01\n",
+                     st.nitems, st.nitems / 120 + 1);
     for (int j = 0; j < st.nitems; j++) {
         std::string name = std::string(st.cases[st.items[j].c].name) + "/" +
                            st.impls[st.items[j].i].name;

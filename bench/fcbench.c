@@ -12,6 +12,7 @@
  * Output: a table on stdout, --csv FILE, --json FILE; --targets prints one
  * PASS/FAIL line per row of fcb_targets.c.  Dependencies: libc (and libdl). */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
@@ -254,8 +255,8 @@ static void print_context(FILE *f)
 {
     char model[256];
     cpu_model(model, sizeof model);
-    fprintf(f, "# fcbench (libfastcopy) %s, %s, %s, %ld CPUs online, pinned to CPU %d\n",
-            when, fcb_arch(), libc_version(), sysconf(_SC_NPROCESSORS_ONLN), st.cpu);
+    fprintf(f, "# fcbench (libfastcopy %s) %s, %s, %s, %ld CPUs online, pinned to CPU %d\n",
+            fc_version(), when, fcb_arch(), libc_version(), sysconf(_SC_NPROCESSORS_ONLN), st.cpu);
     fprintf(f, "# cpu: %s\n", model);
     fprintf(f, "# caches: L1d %zu KiB (%s), L2 %zu KiB (%s), L3 %zu KiB (%s)\n",
             st.cache.l1 >> 10, st.cache.src_l1, st.cache.l2 >> 10, st.cache.src_l2,
@@ -368,13 +369,26 @@ static void num(FILE *f, double v)
         fprintf(f, "%.4f", v);
 }
 
-static int write_csv(const char *path)
+/* --csv/--json FILE, opened (created or truncated) before the run. */
+static FILE *open_out(const char *opt, const char *path)
 {
     FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
+    if (!f)
+        fprintf(stderr, "fcbench: %s '%s': %s\n", opt, path, strerror(errno));
+    return f;
+}
+
+static int closed(FILE *f, const char *path)
+{
+    if (fclose(f)) {
+        fprintf(stderr, "fcbench: writing %s: %s\n", path, strerror(errno));
         return -1;
     }
+    return 0;
+}
+
+static int write_csv(FILE *f, const char *path)
+{
     fprintf(f, "func,group,case,size,param,impl,role,selected,rounds,iters,median_ns,q1_ns,"
                "q3_ns,min_ns,mean_ns,sd_ns,gbps,libc_median_ns,speedup,diff_ns,ci_lo_ns,"
                "ci_hi_ns,verdict\n");
@@ -396,7 +410,7 @@ static int write_csv(const char *path)
         }
         fprintf(f, "%s\n", verdict_str(r));
     }
-    return fclose(f);
+    return closed(f, path);
 }
 
 static void jnum(FILE *f, const char *key, double v, int comma)
@@ -420,22 +434,17 @@ struct tres {
 };
 static struct tres *tres;
 
-static int write_json(const char *path)
+static int write_json(FILE *f, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        perror(path);
-        return -1;
-    }
     char model[256];
     cpu_model(model, sizeof model);
-    fprintf(f, "{\n  \"context\": {\"date\": \"%s\", \"arch\": \"%s\", \"libc\": \"%s\", "
+    fprintf(f, "{\n  \"context\": {\"libfastcopy\": \"%s\", \"date\": \"%s\", \"arch\": \"%s\", \"libc\": \"%s\", "
                "\"cpu\": \"%s\", \"cpus_online\": %ld, \"pinned_cpu\": %d, "
                "\"l1d\": %zu, \"l2\": %zu, \"l3\": %zu, \"rounds\": %d, "
                "\"sample_us\": %.1f, \"quick\": %s, \"libc_how\": \"%s\", "
                "\"selected\": {\"memcpy\": \"%s\", \"memmove\": \"%s\", \"memset\": \"%s\"}},\n"
                "  \"results\": [\n",
-            when, fcb_arch(), libc_version(), model, sysconf(_SC_NPROCESSORS_ONLN), st.cpu,
+            fc_version(), when, fcb_arch(), libc_version(), model, sysconf(_SC_NPROCESSORS_ONLN), st.cpu,
             st.cache.l1, st.cache.l2, st.cache.l3, st.cfg.rounds, st.cfg.sample_us,
             st.cfg.quick ? "true" : "false", st.libc_how, fc_selected("memcpy"),
             fc_selected("memmove"), fc_selected("memset"));
@@ -476,7 +485,7 @@ static int write_json(const char *path)
         fprintf(f, "}");
     }
     fprintf(f, "\n  ]\n}\n");
-    return fclose(f);
+    return closed(f, path);
 }
 
 /* ---- targets ------------------------------------------------------------------------- */
@@ -852,6 +861,7 @@ static void usage(void)
           "  --json FILE         the same plus every sample\n"
           "  -v                  per-impl medians, quartiles and 95% intervals in the table\n"
           "  --list              list the cases and impls that would run, then exit\n"
+          "  --version           print the version and exit\n"
           "  --targets           run only what fcb_targets.c needs, print PASS/FAIL lines\n"
           "                      (exit status 3 when one fails)\n"
           "  --self-test         check the statistics; libc against itself must say\n"
@@ -876,9 +886,12 @@ int main(int argc, char **argv)
             k += used - 1;
             continue;
         }
-        if (!strcmp(a, "--csv") && k + 1 < argc)
+        if ((!strcmp(a, "--csv") || !strcmp(a, "--json")) && k + 1 == argc) {
+            fprintf(stderr, "fcbench: %s needs a value\n", a);
+            return 2;
+        } else if (!strcmp(a, "--csv"))
             csv = argv[++k];
-        else if (!strcmp(a, "--json") && k + 1 < argc)
+        else if (!strcmp(a, "--json"))
             json = argv[++k];
         else if (!strcmp(a, "--list"))
             list = 1;
@@ -886,7 +899,10 @@ int main(int argc, char **argv)
             targets = 1;
         else if (!strcmp(a, "--self-test"))
             selftest = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        else if (!strcmp(a, "--version")) {
+            printf("fcbench (libfastcopy) %s\n", fc_version());
+            return 0;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage();
             return 0;
         } else {
@@ -896,12 +912,26 @@ int main(int argc, char **argv)
     }
     if (selftest)
         return self_test();
+    if (fcb_config_check(&st.cfg))
+        return 2;
+    /* Output files are opened before the run, not found unwritable after it. */
+    FILE *csvf = NULL, *jsonf = NULL;
+    if ((csv && !(csvf = open_out("--csv", csv))) || (json && !(jsonf = open_out("--json", json))))
+        return 2;
     if (targets && !st.cfg.groups)
         st.cfg.groups = "user,sizes,misal,pageend,dist,cold,ws,overlap,mix";
-    if (fcb_setup(&st))
-        return 1;
+    int rc = fcb_setup(&st);
+    if (rc)
+        return rc == FCB_EUSAGE ? 2 : 1;
     if (targets)
         fcb_filter_items(&st, keep_for_targets);
+    if (!st.nitems) {
+        fprintf(stderr, "fcbench: nothing to run with these options (--func %s, --group %s, "
+                        "--case %s, --impl %s)\n", st.cfg.funcs ? st.cfg.funcs : "all",
+                st.cfg.groups ? st.cfg.groups : "all", st.cfg.cases ? st.cfg.cases : "all",
+                st.cfg.impls ? st.cfg.impls : "all");
+        return 2;
+    }
     if (list) {
         print_context(stdout);
         for (int c = 0; c < st.ncases; c++) {
@@ -918,10 +948,6 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (!st.nitems) {
-        fprintf(stderr, "fcbench: nothing to run (check --func/--group/--case/--impl)\n");
-        return 2;
-    }
     print_context(stderr);
     if (verify_all()) {
         fprintf(stderr, "fcbench: not timing a broken implementation; fix it first\n");
@@ -934,9 +960,9 @@ int main(int argc, char **argv)
     /* A full run measures every target's cases too: print them (not --quick,
      * whose smaller matrix and fewer rounds would say little). */
     int fails = targets ? eval_targets(stdout, 1) : st.cfg.quick ? 0 : eval_targets(stdout, 0);
-    if (csv && write_csv(csv))
+    if (csvf && write_csv(csvf, csv))
         return 1;
-    if (json && write_json(json))
+    if (jsonf && write_json(jsonf, json))
         return 1;
     fcb_teardown(&st);
     return targets && fails ? 3 : 0;

@@ -1,8 +1,9 @@
 #!/bin/sh
-# perf-docs.sh - regenerates the README's "Performance" section on this machine:
-# runs the full fcbench, keeps its CSV (docs/fcbench.csv), draws the charts
-# (docs/fcbench-*.png, bench/plot.py) and rewrites the part of README.md between
-# the "fcbench:begin" and "fcbench:end" markers with the new table.
+# perf-docs.sh - regenerates the measured part of docs/performance.md on this
+# machine: runs the full fcbench, keeps its CSV (docs/fcbench.csv), draws the
+# charts (docs/fcbench-*.png, bench/plot.py) and rewrites the part of
+# docs/performance.md between the "fcbench:begin" and "fcbench:end" markers with
+# the new table.  (The README's short results table is written by hand from it.)
 #
 #   bench/perf-docs.sh "AMD EPYC VM (CPUID family 0x1a 'Turin-like'), 2 cores" [BUILD_DIR]
 #
@@ -47,15 +48,15 @@ mv docs/fcbench-summary.md "$tmp/summary.md"
     echo '```'
     echo
   fi
-  echo "![memcpy: GB/s against size](docs/fcbench-sizes-memcpy.png)"
-  echo "![fleet size mixes: ns per call](docs/fcbench-mix.png)"
+  echo "![memcpy: GB/s against size](fcbench-sizes-memcpy.png)"
+  echo "![fleet size mixes: ns per call](fcbench-mix.png)"
   echo
-  echo "More charts: [memmove](docs/fcbench-sizes-memmove.png),"
-  echo "[memset](docs/fcbench-sizes-memset.png),"
-  echo "[dst-src distance sweep](docs/fcbench-dist.png),"
-  echo "[working sets and cold copies](docs/fcbench-levels.png);"
-  echo "every variant and case: [docs/fcbench-table.txt](docs/fcbench-table.txt),"
-  echo "[docs/fcbench.csv](docs/fcbench.csv)."
+  echo "More charts: [memmove](fcbench-sizes-memmove.png),"
+  echo "[memset](fcbench-sizes-memset.png),"
+  echo "[dst-src distance sweep](fcbench-dist.png),"
+  echo "[working sets and cold copies](fcbench-levels.png);"
+  echo "every variant and case: [fcbench-table.txt](fcbench-table.txt),"
+  echo "[fcbench.csv](fcbench.csv)."
   echo
   echo "<!-- fcbench:end -->"
 } > "$tmp/section.md"
@@ -63,10 +64,11 @@ mv docs/fcbench-summary.md "$tmp/summary.md"
 /usr/bin/python3 - "$tmp/section.md" <<'EOF'
 import re, sys
 new = open(sys.argv[1]).read().rstrip('\n')
-text = open('README.md').read()
+doc = 'docs/performance.md'
+text = open(doc).read()
 pat = re.compile(r'<!-- fcbench:begin.*?<!-- fcbench:end -->', re.S)
 if not pat.search(text):
-    sys.exit('perf-docs: README.md has no fcbench:begin/end markers')
-open('README.md', 'w').write(pat.sub(lambda m: new, text, count=1))
+    sys.exit('perf-docs: %s has no fcbench:begin/end markers' % doc)
+open(doc, 'w').write(pat.sub(lambda m: new, text, count=1))
 EOF
-echo "perf-docs: README.md, docs/fcbench.csv, docs/fcbench-table.txt, docs/fcbench-*.png updated"
+echo "perf-docs: docs/performance.md, docs/fcbench.csv, docs/fcbench-table.txt, docs/fcbench-*.png updated"

@@ -34,24 +34,49 @@ static const char fc_func_env[FC_NFUNCS][20] = {"FASTCOPY_MEMCPY", "FASTCOPY_MEM
  * below 256 would be silently meaningless; non-temporal stores below 16 KiB only
  * evict data a program is about to reuse (they pay past the last-level cache:
  * 23-24 vs 14 GB/s at 64 MiB here); DC ZVA blocks are at least 64 bytes on every
- * core the aarch64 policy enables it for. */
+ * core the aarch64 policy enables it for.  The largest is FC_TUN_MAX (64 for
+ * FASTCOPY_MEMSET_MASKED_MAX: one masked store) for all others (no
+ * cache comes near it: "never" in practice).  `arch`: the one architecture whose
+ * kernels read it (elsewhere it is refused, not silently ignored).  README.md's
+ * overrides table and libfastcopy(7) list the same bounds. */
+#define FC_TUN_MAX ((size_t)1 << 40) /* 1024G */
+enum { T_NT, T_MOVSB_THR, T_MOVSB_STOP, T_STOSB_THR, T_STOSB_STOP, T_STOSB_RESUME, T_ZVA,
+       T_ALIAS, T_MASKED, T_COUNT };
 static const struct {
     char name[32];
+    char arch[8];
     unsigned short offset;
     size_t min, max;
-} fc_tun_env[] = {
-#define FC_NOMAX ((size_t)-1)
-    {"FASTCOPY_NT_THRESHOLD", __builtin_offsetof(struct fc_tunables, nt_threshold), 16384, FC_NOMAX},
-    {"FASTCOPY_REP_MOVSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_movsb_threshold), 256, FC_NOMAX},
-    {"FASTCOPY_REP_MOVSB_STOP", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256, FC_NOMAX},
-    {"FASTCOPY_REP_STOSB_THRESHOLD", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256, FC_NOMAX},
-    {"FASTCOPY_REP_STOSB_STOP", __builtin_offsetof(struct fc_tunables, rep_stosb_stop), 256, FC_NOMAX},
-    {"FASTCOPY_REP_STOSB_RESUME", __builtin_offsetof(struct fc_tunables, rep_stosb_resume), 256, FC_NOMAX},
-    {"FASTCOPY_ZVA_THRESHOLD", __builtin_offsetof(struct fc_tunables, zva_threshold), 64, FC_NOMAX},
-    {"FASTCOPY_ALIAS_BACKWARD_STOP", __builtin_offsetof(struct fc_tunables, alias_backward_stop), 0, FC_NOMAX},
+} fc_tun_env[T_COUNT] = {
+    [T_NT] = {"FASTCOPY_NT_THRESHOLD", "x86_64", __builtin_offsetof(struct fc_tunables, nt_threshold), 16384, FC_TUN_MAX},
+    [T_MOVSB_THR] = {"FASTCOPY_REP_MOVSB_THRESHOLD", "x86_64", __builtin_offsetof(struct fc_tunables, rep_movsb_threshold), 256, FC_TUN_MAX},
+    [T_MOVSB_STOP] = {"FASTCOPY_REP_MOVSB_STOP", "x86_64", __builtin_offsetof(struct fc_tunables, rep_movsb_stop), 256, FC_TUN_MAX},
+    [T_STOSB_THR] = {"FASTCOPY_REP_STOSB_THRESHOLD", "x86_64", __builtin_offsetof(struct fc_tunables, rep_stosb_threshold), 256, FC_TUN_MAX},
+    [T_STOSB_STOP] = {"FASTCOPY_REP_STOSB_STOP", "x86_64", __builtin_offsetof(struct fc_tunables, rep_stosb_stop), 256, FC_TUN_MAX},
+    [T_STOSB_RESUME] = {"FASTCOPY_REP_STOSB_RESUME", "x86_64", __builtin_offsetof(struct fc_tunables, rep_stosb_resume), 256, FC_TUN_MAX},
+    [T_ZVA] = {"FASTCOPY_ZVA_THRESHOLD", "aarch64", __builtin_offsetof(struct fc_tunables, zva_threshold), 64, FC_TUN_MAX},
+    [T_ALIAS] = {"FASTCOPY_ALIAS_BACKWARD_STOP", "x86_64", __builtin_offsetof(struct fc_tunables, alias_backward_stop), 0, FC_TUN_MAX},
     /* one masked store covers at most 64 bytes */
-    {"FASTCOPY_MEMSET_MASKED_MAX", __builtin_offsetof(struct fc_tunables, memset_masked_max), 0, 64},
+    [T_MASKED] = {"FASTCOPY_MEMSET_MASKED_MAX", "x86_64", __builtin_offsetof(struct fc_tunables, memset_masked_max), 0, 64},
 };
+/* Pairs that must be ordered (lo <= hi): a window whose start is above its end is
+ * a mistake, not a way to close it (equal values close it). */
+static const unsigned char fc_tun_order[][2] = {
+    {T_MOVSB_THR, T_MOVSB_STOP}, {T_STOSB_THR, T_STOSB_STOP}, {T_STOSB_STOP, T_STOSB_RESUME},
+};
+
+static size_t *tun_field(struct fc_tunables *t, unsigned i)
+{
+    return (size_t *)((char *)t + fc_tun_env[i].offset);
+}
+
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const volatile unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+}
 
 /* One diagnostic line on stderr, built without libc. */
 struct fc_line { char buf[320]; };
@@ -91,14 +116,16 @@ static int parse_size(const char *s, size_t *out)
             return 0;
         v = v * 10 + (uint64_t)(*s - '0');
     }
+    int shift = 0;
     if (*s == 'k' || *s == 'K')
-        v <<= 10, s++;
+        shift = 10, s++;
     else if (*s == 'm' || *s == 'M')
-        v <<= 20, s++;
+        shift = 20, s++;
     else if (*s == 'g' || *s == 'G')
-        v <<= 30, s++;
-    if (*s)
+        shift = 30, s++;
+    if (*s || v > ((uint64_t)1 << 50) >> shift)
         return 0;
+    v <<= shift;
     *out = (size_t)v;
     return 1;
 }
@@ -135,48 +162,106 @@ static void apply_variant(const fc_cpu_t *cpu, struct fc_decision *d, int f,
     line_emit(&l);
 }
 
-static void apply_tunable(struct fc_decision *d, unsigned t, const char *key, const char *val)
+static void add_size(struct fc_line *l, size_t v)
+{
+    char num[32];
+    num[0] = 0;
+    fc_strcat_size(num, sizeof num, v);
+    line_add(l, num);
+}
+
+/* 1 when the value was taken. */
+static int apply_tunable(struct fc_decision *d, unsigned t, const char *key, const char *val)
 {
     size_t v;
-    size_t *field = (size_t *)((char *)&d->tun + fc_tun_env[t].offset);
+    size_t *field = tun_field(&d->tun, t);
+    struct fc_line l;
+    line_start(&l, key, val);
+    if (!fc_streq(fc_tun_env[t].arch, FC_ARCH_NAME)) {
+        line_add(&l, "only used on ");
+        line_add(&l, fc_tun_env[t].arch);
+        line_add(&l, ", ignored on " FC_ARCH_NAME);
+        line_emit(&l);
+        return 0;
+    }
     if (parse_size(val, &v) && v >= fc_tun_env[t].min && v <= fc_tun_env[t].max) {
         *field = v;
-        return;
+        return 1;
     }
-    struct fc_line l;
-    char num[32] = "";
-    line_start(&l, key, val);
-    if (fc_tun_env[t].max != FC_NOMAX) {
-        line_add(&l, "not a size from ");
-        fc_strcat_size(num, sizeof num, fc_tun_env[t].min);
-        line_add(&l, num);
+    line_add(&l, "not a size ");
+    if (fc_tun_env[t].min) {
+        line_add(&l, "of ");
+        add_size(&l, fc_tun_env[t].min);
         line_add(&l, " to ");
-        num[0] = 0;
-        fc_strcat_size(num, sizeof num, fc_tun_env[t].max);
-        line_add(&l, num);
     } else {
-        line_add(&l, "not a size of at least ");
-        fc_strcat_size(num, sizeof num, fc_tun_env[t].min);
-        line_add(&l, num);
+        line_add(&l, "up to ");
     }
+    add_size(&l, fc_tun_env[t].max);
     line_add(&l, " bytes (suffixes K, M, G); keeping ");
-    num[0] = 0;
-    fc_strcat_size(num, sizeof num, *field);
-    line_add(&l, num);
+    add_size(&l, *field);
     line_emit(&l);
+    return 0;
+}
+
+/* "FASTCOPY_X=64K" when the environment set it, else "FASTCOPY_X (default 24M)". */
+static void add_setting(struct fc_line *l, const struct fc_tunables *t, unsigned i, int set)
+{
+    line_add(l, fc_tun_env[i].name);
+    line_add(l, set ? "=" : " (default ");
+    add_size(l, *tun_field((struct fc_tunables *)t, i));
+    if (!set)
+        line_add(l, ")");
+}
+
+/* After every variable is read: the ordered pairs.  Each pair out of order (with
+ * at least one side from the environment) is one line, and the pair's group
+ * (rep movsb, or the three rep stosb values) goes back to the automatic values. */
+static void check_order(struct fc_decision *d, const struct fc_tunables *def, unsigned set)
+{
+    unsigned restore = 0;
+    /* The one-window memset default (stop == resume == threshold): a threshold
+     * set alone moves that one window, as the policy would have. */
+    if ((set & (1u << T_STOSB_THR)) && !(set & ((1u << T_STOSB_STOP) | (1u << T_STOSB_RESUME))) &&
+        def->rep_stosb_stop == def->rep_stosb_threshold &&
+        def->rep_stosb_resume == def->rep_stosb_threshold)
+        d->tun.rep_stosb_stop = d->tun.rep_stosb_resume = d->tun.rep_stosb_threshold;
+    for (unsigned k = 0; k < sizeof fc_tun_order / sizeof fc_tun_order[0]; k++) {
+        unsigned lo = fc_tun_order[k][0], hi = fc_tun_order[k][1];
+        if (!(set & ((1u << lo) | (1u << hi))) ||
+            *tun_field(&d->tun, lo) <= *tun_field(&d->tun, hi))
+            continue;
+        struct fc_line l;
+        l.buf[0] = 0;
+        fc_strcat(l.buf, sizeof l.buf, "libfastcopy: ");
+        add_setting(&l, &d->tun, lo, (set >> lo) & 1);
+        line_add(&l, " is above ");
+        add_setting(&l, &d->tun, hi, (set >> hi) & 1);
+        line_add(&l, ": an empty window (equal sizes close it); keeping the automatic ");
+        add_size(&l, *tun_field((struct fc_tunables *)def, lo));
+        line_add(&l, " and ");
+        add_size(&l, *tun_field((struct fc_tunables *)def, hi));
+        line_emit(&l);
+        restore |= lo == T_MOVSB_THR ? (1u << T_MOVSB_THR) | (1u << T_MOVSB_STOP)
+                                     : (1u << T_STOSB_THR) | (1u << T_STOSB_STOP) |
+                                           (1u << T_STOSB_RESUME);
+    }
+    for (unsigned i = 0; i < T_COUNT; i++)
+        if (restore & (1u << i))
+            *tun_field(&d->tun, i) = *tun_field((struct fc_tunables *)def, i);
 }
 
 static void apply_one(const fc_cpu_t *cpu, struct fc_decision *d, const char *key,
-                      const char *val)
+                      const char *val, unsigned *set)
 {
     for (int f = 0; f < FC_NFUNCS; f++)
         if (fc_streq(key, fc_func_env[f])) {
             apply_variant(cpu, d, f, key, val);
             return;
         }
-    for (unsigned t = 0; t < sizeof fc_tun_env / sizeof fc_tun_env[0]; t++)
+    for (unsigned t = 0; t < T_COUNT; t++)
         if (fc_streq(key, fc_tun_env[t].name)) {
-            apply_tunable(d, t, key, val);
+            if (apply_tunable(d, t, key, val))
+                *set |= 1u << t;
             return;
         }
     struct fc_line l;
@@ -202,12 +287,15 @@ static void apply_overrides(const fc_cpu_t *cpu, struct fc_decision *d)
     size_t len = 0;
     int toolong = 0;
     long fd, n;
+    unsigned set = 0;           /* tunables the environment set */
+    struct fc_tunables def;     /* the policy's values */
 
     if (at_secure())
         return;
     fd = fc_open_ro("/proc/self/environ");
     if (fd < 0)
         return;
+    copy_bytes(&def, &d->tun, sizeof def);
     while ((n = fc_read(fd, chunk, sizeof chunk)) > 0) {
         for (long i = 0; i < n; i++) {
             char ch = chunk[i];
@@ -229,7 +317,7 @@ static void apply_overrides(const fc_cpu_t *cpu, struct fc_decision *d)
                     eq++;
                 if (match && *eq == '=') {
                     *eq = 0;
-                    apply_one(cpu, d, entry, eq + 1);
+                    apply_one(cpu, d, entry, eq + 1, &set);
                 }
             }
             len = 0;
@@ -237,17 +325,10 @@ static void apply_overrides(const fc_cpu_t *cpu, struct fc_decision *d)
         }
     }
     fc_close(fd);
+    check_order(d, &def, set);
 }
 
 /* ---- the decision --------------------------------------------------------------- */
-
-static void copy_bytes(void *dst, const void *src, size_t n)
-{
-    unsigned char *d = dst;
-    const volatile unsigned char *s = src;
-    while (n--)
-        *d++ = *s++;
-}
 
 /* The decision is published once: fc_state 0 = not made, 1 = one caller is
  * storing it, 2 = made.  Callers can race: lazy binding under glibc, and where
@@ -364,15 +445,15 @@ __attribute__((constructor)) static void fc_bind_at_load(void)
 }
 #elif FC_HAVE_IFUNC
 typedef void *(*fc_memcpy_t)(void *restrict, const void *restrict, size_t);
-static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
+__attribute__((used)) static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
 {
     return (fc_memcpy_t)copy_kernel(FC_MEMCPY, fc_decide(a0, a1)->sel[FC_MEMCPY]);
 }
-static fc_copy_fn resolve_fc_memmove(uint64_t a0, const void *a1)
+__attribute__((used)) static fc_copy_fn resolve_fc_memmove(uint64_t a0, const void *a1)
 {
     return (fc_copy_fn)copy_kernel(FC_MEMMOVE, fc_decide(a0, a1)->sel[FC_MEMMOVE]);
 }
-static fc_set_fn resolve_fc_memset(uint64_t a0, const void *a1)
+__attribute__((used)) static fc_set_fn resolve_fc_memset(uint64_t a0, const void *a1)
 {
     return (fc_set_fn)set_kernel(fc_decide(a0, a1)->sel[FC_MEMSET]);
 }
@@ -425,6 +506,15 @@ FC_API const char *fc_selected(const char *func)
         if (func && fc_streq(func, fc_func_name(f)))
             return fc_arch_variant_name(f, d->sel[f]);
     return 0;
+}
+
+/* "libfastcopy 0.1.0": what `strings libfastcopy.so` finds, and what fc_version
+ * returns the number part of. */
+static const char fc_ident[] = "libfastcopy " FASTCOPY_VERSION_STRING;
+
+FC_API const char *fc_version(void)
+{
+    return fc_ident + sizeof "libfastcopy " - 1;
 }
 
 /* For fastcopy-info and the tests (not exported): why each function got its variant. */

@@ -100,7 +100,7 @@ typedef void (*bzero_chk_t)(void *, size_t, size_t);
     if (sel == n++)                                                                  \
         return WRAP(name, sym);
 #define FC_RESOLVER(export, type, func, LIST)                                        \
-    static type resolve_##export(uint64_t a0, const void *a1)                        \
+    __attribute__((used)) static type resolve_##export(uint64_t a0, const void *a1)      \
     {                                                                                \
         unsigned sel = fc_decide(a0, a1)->sel[func], n = 0;                          \
         LIST(FC_PICK)                                                                \
@@ -199,7 +199,7 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
  * cost 0.37-0.75 ns per call on Emerald Rapids (2.61 ns for a 12-byte copy). */
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
     FC_HIDDEN unsigned char fc_dropin_direct_##name;                                 \
-    static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params           \
+    __attribute__((used)) static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params \
     {                                                                                \
         ret(*k) params = resolve_##r(a0, a1);                                        \
         fc_dropin_direct_##name = k == kernel;                                       \

@@ -1,6 +1,6 @@
 /* fc_internal.h - what the library's parts share.  Nothing here is exported.
  *
- * The pieces (see README "Design"):
+ * The pieces (see docs/design.md):
  *   probe   (src/<arch>/probe.c)  hardware -> plain struct of CPU facts.  Runs inside
  *           IFUNC resolvers: arguments, raw instructions and raw syscalls only.
  *   policy  (src/<arch>/policy.c) facts -> struct fc_decision.  A pure function,

@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -276,24 +277,165 @@ static void test_overrides(void **s)
     assert_non_null(nl);
     assert_true(strncmp(nl + 1, "memcpy=", 7) == 0); /* one line, then the program's */
 
-    /* Unknown variable and a bad size: one line each, defaults stand. */
-    const char *e3[] = {"FASTCOPY_NONSENSE=1", "FASTCOPY_NT_THRESHOLD=lots", NULL};
+    /* Unknown variable and a bad size (of a variable this architecture uses): one
+     * line each, defaults stand. */
+#if defined(__aarch64__)
+#define SIZE_VAR "FASTCOPY_ZVA_THRESHOLD"
+#else
+#define SIZE_VAR "FASTCOPY_NT_THRESHOLD"
+#endif
+    const char *e3[] = {"FASTCOPY_NONSENSE=1", SIZE_VAR "=lots", NULL};
     run(ps, e3, out, sizeof out, &st);
     assert_non_null(strstr(out, "FASTCOPY_NONSENSE: unknown FASTCOPY_ variable"));
-    assert_non_null(strstr(out, "FASTCOPY_NT_THRESHOLD=lots: not a size"));
+#if defined(__x86_64__) || defined(__aarch64__)
+    assert_non_null(strstr(out, SIZE_VAR "=lots: not a size"));
+#else /* no size variable applies here: refused as another architecture's */
+    assert_non_null(strstr(out, SIZE_VAR "=lots: only used on x86_64"));
+#endif
     snprintf(want, sizeof want, "memcpy=%s ", def_memcpy);
     assert_non_null(strstr(out, want));
 
     /* Thresholds reach the library (fastcopy-info runs the same code). */
     char *info[] = {(char *)info_path, NULL};
+#if defined(__x86_64__)
     const char *e4[] = {"FASTCOPY_NT_THRESHOLD=3M", "FASTCOPY_REP_STOSB_THRESHOLD=4096", NULL};
     run(info, e4, out, sizeof out, &st);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_null(strstr(out, "libfastcopy:"));
     assert_non_null(strstr(out, "nt_threshold                   3M"));
     assert_non_null(strstr(out, "rep_stosb_threshold            4K"));
+#elif defined(__aarch64__)
+    const char *e4[] = {"FASTCOPY_ZVA_THRESHOLD=8K", NULL};
+    run(info, e4, out, sizeof out, &st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_null(strstr(out, "libfastcopy:"));
+    assert_non_null(strstr(out, "zva_threshold                  8K"));
+#endif
     const char *e5[] = {"FASTCOPY_MEMSET=generic", NULL};
     run(info, e5, out, sizeof out, &st);
     assert_non_null(strstr(out, "forced by FASTCOPY_MEMSET=generic"));
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+#if defined(__x86_64__)
+/* The value column of one fastcopy-info threshold line ("rep_movsb_stop ... 24M"). */
+static void info_value(const char *out, const char *name, char *val, size_t cap)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n  %s ", name);
+    const char *p = strstr(out, key);
+    val[0] = 0;
+    if (!p)
+        fail_msg("no '%s' line in fastcopy-info's output:\n%s", name, out);
+    p += strlen(key);
+    while (*p == ' ')
+        p++;
+    size_t n = strcspn(p, " ");
+    snprintf(val, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+}
+#endif
+
+/* Overrides that contradict each other or belong to another architecture: one
+ * line each, and the automatic values stand. */
+static void test_override_checks(void **s)
+{
+    (void)s;
+    static char def[8192], out[8192];
+    int st;
+    char *info[] = {(char *)info_path, NULL};
+    run(info, NULL, def, sizeof def, &st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_null(strstr(def, "libfastcopy:"));
+    /* fastcopy-info describes the shared object it loaded, and names it. */
+    const char *so = strstr(def, "\nshared object: ");
+    assert_non_null(so);
+    assert_true(strncmp(strchr(so + 1, '\n') - strlen("libfastcopy.so.0"), "libfastcopy.so.0",
+                        strlen("libfastcopy.so.0")) == 0);
+    Dl_info di;
+    assert_true(dladdr((void *)fc_version, &di) && di.dli_fname);
+    char mine[PATH_MAX], theirs[PATH_MAX], *rp = realpath(di.dli_fname, NULL);
+    assert_non_null(rp);
+    snprintf(mine, sizeof mine, "%s", rp);
+    free(rp);
+    so += strlen("\nshared object: ");
+    snprintf(theirs, sizeof theirs, "%.*s", (int)strcspn(so, "\n"), so);
+    rp = realpath(theirs, NULL);
+    if (!rp || strcmp(rp, mine))
+        fail_msg("fastcopy-info names %s, not the %s this program loaded", theirs, mine);
+    free(rp);
+#if defined(__x86_64__)
+    char a[32], b[32];
+    static const char *const names[] = {"rep_movsb_threshold", "rep_movsb_stop",
+                                        "rep_stosb_threshold", "rep_stosb_stop",
+                                        "rep_stosb_resume"};
+    /* A threshold above its stop, both set: one line, all defaults stand. */
+    const char *e1[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=1M", "FASTCOPY_REP_MOVSB_STOP=64K", NULL};
+    run(info, e1, out, sizeof out, &st);
+    assert_int_equal(count_of(out, "libfastcopy:"), 1);
+    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_REP_MOVSB_THRESHOLD=1M is above "
+                                "FASTCOPY_REP_MOVSB_STOP=64K"));
+    for (size_t i = 0; i < 2; i++) {
+        info_value(def, names[i], a, sizeof a);
+        info_value(out, names[i], b, sizeof b);
+        assert_string_equal(a, b);
+    }
+    /* One side set, above the other side's automatic value. */
+    const char *e2[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=1G", NULL};
+    run(info, e2, out, sizeof out, &st);
+    assert_int_equal(count_of(out, "libfastcopy:"), 1);
+    assert_non_null(strstr(out, "FASTCOPY_REP_MOVSB_THRESHOLD=1G is above "
+                                "FASTCOPY_REP_MOVSB_STOP (default "));
+    info_value(def, "rep_movsb_threshold", a, sizeof a);
+    info_value(out, "rep_movsb_threshold", b, sizeof b);
+    assert_string_equal(a, b);
+    /* memset's windows: threshold above stop, and stop above resume: one line per
+     * pair, the three automatic values stand. */
+    const char *e3[] = {"FASTCOPY_REP_STOSB_THRESHOLD=64K", "FASTCOPY_REP_STOSB_STOP=8K",
+                        "FASTCOPY_REP_STOSB_RESUME=4K", NULL};
+    run(info, e3, out, sizeof out, &st);
+    assert_int_equal(count_of(out, "libfastcopy:"), 2);
+    assert_non_null(strstr(out, "FASTCOPY_REP_STOSB_THRESHOLD=64K is above FASTCOPY_REP_STOSB_STOP=8K"));
+    assert_non_null(strstr(out, "FASTCOPY_REP_STOSB_STOP=8K is above FASTCOPY_REP_STOSB_RESUME=4K"));
+    for (size_t i = 2; i < 5; i++) {
+        info_value(def, names[i], a, sizeof a);
+        info_value(out, names[i], b, sizeof b);
+        assert_string_equal(a, b);
+    }
+    /* Equal sizes close a window: accepted silently. */
+    const char *e4[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=8K", "FASTCOPY_REP_MOVSB_STOP=8K", NULL};
+    run(info, e4, out, sizeof out, &st);
+    assert_null(strstr(out, "libfastcopy:"));
+    assert_non_null(strstr(out, "rep_movsb_stop                 8K"));
+    /* Another architecture's variable. */
+    const char *e5[] = {"FASTCOPY_ZVA_THRESHOLD=4K", NULL};
+    run(info, e5, out, sizeof out, &st);
+    assert_int_equal(count_of(out, "libfastcopy:"), 1);
+    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_ZVA_THRESHOLD=4K: only used on aarch64, "
+                                "ignored on x86_64"));
+    /* A minimum of 0 is not "at least 0 bytes"; the maximum is named. */
+    const char *e6[] = {"FASTCOPY_ALIAS_BACKWARD_STOP=lots", "FASTCOPY_NT_THRESHOLD=2048G", NULL};
+    run(info, e6, out, sizeof out, &st);
+    assert_int_equal(count_of(out, "libfastcopy:"), 2);
+    assert_null(strstr(out, "at least 0"));
+    assert_non_null(strstr(out, "FASTCOPY_ALIAS_BACKWARD_STOP=lots: not a size up to 1024G"));
+    assert_non_null(strstr(out, "FASTCOPY_NT_THRESHOLD=2048G: not a size of 16K to 1024G"));
+    info_value(def, "nt_threshold", a, sizeof a);
+    info_value(out, "nt_threshold", b, sizeof b);
+    assert_string_equal(a, b);
+#else
+    /* Another architecture's variable. */
+    const char *e5[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=4K", NULL};
+    run(info, e5, out, sizeof out, &st);
+    assert_int_equal(count_of(out, "libfastcopy:"), 1);
+    assert_non_null(strstr(out, "FASTCOPY_REP_MOVSB_THRESHOLD=4K: only used on x86_64, ignored on"));
+#endif
 }
 
 /* setuid programs (AT_SECURE) ignore the overrides.  Needs root to make a
@@ -350,6 +492,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exports_interpose), cmocka_unit_test(test_wrappers),
+        cmocka_unit_test(test_override_checks),
         cmocka_unit_test(test_chk_abort),         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_at_secure),
     };

@@ -1,77 +1,47 @@
 /* fastcopy-info - what libfastcopy sees on this machine and what it chose.
- * Prints the CPU facts, every variant (usable / selected), the thresholds, and why
- * each function got its variant.  Runs the same probe, policy and FASTCOPY_*
- * overrides as the library does at load time. */
+ * Prints the path of the libfastcopy shared object it loaded (the one a program
+ * that preloads or links the library gets), then the library's own report
+ * (fc_describe): the CPU facts, every variant (usable / selected), the thresholds,
+ * and why each function got its variant, after the FASTCOPY_* overrides. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fastcopy.h"
-#include "arch.h"
-#include "dispatch.h"
-
-static void size_line(const char *name, size_t v, const char *what)
-{
-    char buf[32] = "";
-    fc_strcat_size(buf, sizeof buf, v);
-    printf("  %-22s %10s  %s\n", name, v ? buf : "-", what);
-}
 
 int main(int argc, char **argv)
 {
-    char facts[1024];
-    const struct fc_variant *v;
-    size_t n = fc_variants(&v);
-    const struct fc_decision *d = fc_decide_runtime();
-
-    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        puts("usage: fastcopy-info\n"
-             "Prints the CPU facts libfastcopy saw, every variant with usable/selected,\n"
-             "the thresholds, and why each function got its variant.  Honours the same\n"
-             "FASTCOPY_* environment overrides as the library (see README).");
+    if (argc > 1 && !strcmp(argv[1], "--version")) {
+        printf("fastcopy-info (libfastcopy) %s\n", fc_version());
         return 0;
     }
-    printf("libfastcopy %s (%s)\n\nCPU facts\n", "0.1.0", FC_ARCH_NAME);
-    fc_arch_describe((const fc_cpu_t *)fc_cpu_facts(), facts, sizeof facts);
-    for (char *line = strtok(facts, "\n"); line; line = strtok(NULL, "\n"))
-        printf("  %s\n", line);
-
-    printf("\nVariants (* = selected)\n");
-    for (int f = 0; f < FC_NFUNCS; f++) {
-        const char *sel = fc_selected(fc_func_name(f));
-        printf("  %-8s", fc_func_name(f));
-        for (size_t i = 0; i < n; i++)
-            if (!strcmp(v[i].func, fc_func_name(f)))
-                printf(" %s%s%s", !strcmp(v[i].name, sel) ? "*" : "", v[i].name,
-                       v[i].usable ? "" : "(unusable)");
-        printf("\n");
+    if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        puts("usage: fastcopy-info [--version | --help]\n"
+             "Prints the libfastcopy shared object it loaded, the CPU facts the library\n"
+             "saw, every variant with usable/selected, the thresholds, and why each\n"
+             "function got its variant.  Honours the same FASTCOPY_* environment\n"
+             "overrides as the library (see fastcopy-info(1), libfastcopy(7)).");
+        return 0;
     }
-
-    printf("\nThresholds (bytes; override with the FASTCOPY_* variable named)\n");
-    size_line("nt_threshold", d->tun.nt_threshold,
-              "non-temporal stores from here (FASTCOPY_NT_THRESHOLD)");
-    size_line("rep_movsb_threshold", d->tun.rep_movsb_threshold,
-              "memcpy/memmove use rep movsb from here (FASTCOPY_REP_MOVSB_THRESHOLD)");
-    size_line("rep_movsb_stop", d->tun.rep_movsb_stop,
-              "... up to here (FASTCOPY_REP_MOVSB_STOP)");
-    size_line("rep_stosb_threshold", d->tun.rep_stosb_threshold,
-              "memset uses rep stosb from here (FASTCOPY_REP_STOSB_THRESHOLD)");
-    size_line("rep_stosb_stop", d->tun.rep_stosb_stop,
-              "... up to here (FASTCOPY_REP_STOSB_STOP)");
-    size_line("rep_stosb_resume", d->tun.rep_stosb_resume,
-              "... and again from here to nt_threshold (FASTCOPY_REP_STOSB_RESUME)");
-    size_line("zva_threshold", d->tun.zva_threshold,
-              "aarch64: DC ZVA zeroing from here (FASTCOPY_ZVA_THRESHOLD)");
-    size_line("zva_size", d->tun.zva_size, "aarch64: DC ZVA block size (DCZID_EL0)");
-    size_line("cboz_size", d->tun.cboz_size, "riscv64: cbo.zero block size");
-    size_line("alias_backward_stop", d->tun.alias_backward_stop,
-              "x86: 4K-aliased forward copies run backward below this "
-              "(FASTCOPY_ALIAS_BACKWARD_STOP)");
-    size_line("memset_masked_max", d->tun.memset_masked_max,
-              "x86 avx512: memsets up to here take one masked store, larger ones "
-              "branch-free up to 255 (FASTCOPY_MEMSET_MASKED_MAX)");
-
-    printf("\nWhy\n");
-    for (int f = 0; f < FC_NFUNCS; f++)
-        printf("  %-8s %-8s %s\n", fc_func_name(f), fc_selected(fc_func_name(f)),
-               fc_selected_reason(fc_func_name(f)));
+    if (argc > 1) {
+        fprintf(stderr, "fastcopy-info: unknown option '%s' (try --help)\n", argv[1]);
+        return 2;
+    }
+    size_t n = fc_describe(NULL, 0);
+    char *report = malloc(n + 1);
+    if (!report) {
+        perror("fastcopy-info");
+        return 1;
+    }
+    fc_describe(report, n + 1);
+    /* The report's first line names the version and architecture; the path of the
+     * object that fc_version lives in goes right after it. */
+    char *nl = strchr(report, '\n');
+    Dl_info di;
+    const char *path = dladdr((void *)fc_version, &di) && di.dli_fname ? di.dli_fname : "?";
+    printf("%.*s\nshared object: %s\n%s", nl ? (int)(nl - report) : (int)n, report, path,
+           nl ? nl + 1 : "\n");
+    free(report);
     return 0;
 }

@@ -29,7 +29,7 @@
  *               cycle, so q pairs move the same bytes per cycle as x pairs with
  *               half the instructions, which is what a dual-issue in-order core is
  *               short of.  No A53 is available here to time it; under QEMU
- *               (instruction counts, README) simd needs about half the
+ *               (instruction counts, docs/aarch64.md) simd needs about half the
  *               instructions of ldp_stp from 128 bytes up.
  *   4. ldp_stp  general-register pairs: the fallback for a kernel/CPU without
  *               ASIMD (rare: some soft-float or FP-disabled configurations).

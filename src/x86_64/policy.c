@@ -2,7 +2,7 @@
  *
  * A pure function of struct fc_x86_cpu (no CPUID here), compiled on every host so
  * test/test_policy_x86_64.c can ask it about any CPU.  The reasoning, with the
- * measurements behind it (AMD EPYC Zen 4 VM, glibc 2.36; see README "Performance"):
+ * measurements behind it (AMD EPYC Zen 4 VM, glibc 2.36; see docs/performance.md):
  *
  * Vector width.  Zen 4 stores 32 bytes per cycle whatever the register width (L1
  * copy limit measured at 117 GB/s = 32 B x 3.66 GHz), so AVX-512 buys no bandwidth

@@ -69,7 +69,7 @@ fi
 
 # 2. the guest program, against the build dir's fc_core
 [ $ninja = 0 ] || ninja -C "$bdir" src/libfc_core.a >/dev/null
-"$cc" -O2 -Wall -Wextra -Werror -I"$top/include" -o "$out/count" \
+"$cc" -O2 -Wall -Wextra -Werror -I"$bdir/include" -I"$top/include" -o "$out/count" \
     "$here/count.c" "$here/stubs.S" "$bdir/src/libfc_core.a"
 
 # 3. one run per model.  The loader and libc must be the cross toolchain's matched

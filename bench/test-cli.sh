@@ -1,0 +1,85 @@
+#!/bin/sh
+# test-cli.sh DISTDIR FCBENCH [FCBENCH-GBENCH] - the benchmark's command line:
+# every bad option or value is refused before anything is measured, with exactly
+# one line on stderr that names it, nothing on stdout, and exit status 2; good
+# input still works (--list, a tiny run with --csv/--json, the mix regimes, the
+# limit kernels, --dist-dir, --version; the Google Benchmark front end's names,
+# its ns_per_call counter).
+set -u
+dists=$1 fcb=$2 gb=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# refuse PROG WORD ARGS...: exit 2, nothing on stdout, one line on stderr naming WORD.
+refuse() {
+  prog=$1 word=$2
+  shift 2
+  ${MESON_EXE_WRAPPER:-} "$prog" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  n=$(wc -l <"$tmp/err")
+  if [ "$rc" -ne 2 ] || [ "$n" -ne 1 ] || [ -s "$tmp/out" ] || ! grep -qF -- "$word" "$tmp/err"; then
+    bad "$(basename "$prog") $*: want exit 2 and one line naming '$word'; got exit $rc, $n lines:"
+    cat "$tmp/err" "$tmp/out" | head -5
+  else
+    ok
+  fi
+}
+
+for p in "$fcb" $gb; do
+  refuse "$p" "'avx-512'" --impl avx-512
+  refuse "$p" "valid: libc, auto" --impl avx-512   # the valid names are listed
+  refuse "$p" "'bogus'" --impl auto,bogus
+  refuse "$p" "'memcpi'" --func memcpi
+  refuse "$p" "'sizez'" --group sizes,sizez
+  refuse "$p" "'nothing-*'" --quick --case 'nothing-*'
+  refuse "$p" "'memset/sizes/*'" --quick --group user --case 'memset/sizes/*'
+  refuse "$p" "'xyz'" --seed xyz
+  refuse "$p" "'-1'" --seed -1
+  refuse "$p" "'12Q'" --max-size 12Q
+  refuse "$p" "'0'" --max-size 0
+  refuse "$p" "'abc'" --l3 abc
+  refuse "$p" "'1'" --rounds 1
+  refuse "$p" "'fast'" --sample-us fast
+  refuse "$p" "'two'" --cpu two
+  refuse "$p" "'0'" --mix-align 0
+  refuse "$p" "'8'" --mix-ops 8
+  refuse "$p" "'/nonexistent'" --dist-dir /nonexistent
+  refuse "$p" "'$tmp'" --dist-dir "$tmp"
+  refuse "$p" "--func" --func
+  refuse "$p" "/nonexistent/libx.so" --with /nonexistent/libx.so
+  refuse "$p" "--bogus" --bogus
+  refuse "$p" "--group" --quick --func memset --group dist   # selects nothing
+done
+refuse "$fcb" "'/nonexistent/out.csv'" --quick --csv /nonexistent/out.csv
+refuse "$fcb" "'/nonexistent/out.json'" --quick --json /nonexistent/out.json
+refuse "$fcb" "--csv" --csv
+refuse "$fcb" "--group" --list --quick --func memset --group dist
+
+# Good input.
+v=$(${MESON_EXE_WRAPPER:-} "$fcb" --version) && [ "$(echo "$v" | wc -l)" -eq 1 ] && ok || bad "fcbench --version: $v"
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memcpy --group sizes 2>&1) && echo "$list" | grep -q '^memcpy/sizes/16 .* libc .*auto' \
+  && ok || bad "fcbench --list --func memcpy --group sizes: $list"
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --func memcpy --group mix 2>&1) && echo "$list" | grep -q '^memcpy/mix/MemcpyGoogleA/ops=512 ' \
+  && echo "$list" | grep -q '^memcpy/mix/MemcpyGoogleA .* empty' && ok || bad "mix regimes not listed: $list"
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memcpy --group ws --impl auto 2>&1) && echo "$list" | grep -q '^memcpy/ws/L1 .* read write ntwrite' \
+  && ok || bad "ws limit kernels not listed: $list"
+err=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group mix --dist-dir "$dists" 2>&1 >/dev/null) && [ -z "$err" ] && ok || bad "--dist-dir $dists: $err"
+${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --case 'memcpy/sizes/16,memset/sizes/64' \
+    --csv "$tmp/o.csv" --json "$tmp/o.json" >"$tmp/table" 2>"$tmp/err" || bad "tiny run failed: $(cat "$tmp/err")"
+grep -q '^memcpy,sizes,memcpy/sizes/16,16,0,auto,auto,' "$tmp/o.csv" && [ "$(grep -c '^mem' "$tmp/o.csv")" -eq 4 ] \
+  && grep -q '"libfastcopy": "' "$tmp/o.json" && grep -q '"case": "memset/sizes/64"' "$tmp/o.json" && ok \
+  || bad "tiny run: want 4 CSV rows (libc and auto on 2 cases) and the JSON: $(cat "$tmp/o.csv")"
+
+if [ -n "$gb" ]; then
+  v=$(${MESON_EXE_WRAPPER:-} "$gb" --version) && [ "$(echo "$v" | wc -l)" -eq 1 ] && ok || bad "fcbench-gbench --version: $v"
+  out=$(${MESON_EXE_WRAPPER:-} "$gb" --quick --case memcpy/sizes/16 --impl auto --benchmark_min_time=0.001 2>&1) \
+    && echo "$out" | grep -q '^memcpy/sizes/16/auto ' && ok || bad "gbench run: $out"
+  # ns_per_call is a number of nanoseconds, printed without a time unit.
+  c=$(echo "$out" | sed -n 's/.*ns_per_call=\([^ ]*\).*/\1/p' | head -1)
+  case $c in ''|*s) bad "ns_per_call printed as '$c'" ;; *) ok ;; esac
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
