@@ -1245,6 +1245,9 @@ int fcb_config_check(const struct fcb_config *c)
         char valid[1024] = "", unusable[512] = "";
         append(valid, sizeof valid, "libc");
         append(valid, sizeof valid, "auto");
+#ifndef FCB_STATIC
+        append(valid, sizeof valid, "dropin"); /* the shared object's exported names */
+#endif
         const struct fc_variant *v;
         size_t nv = fc_variants(&v);
         for (size_t i = 0; i < nv; i++)

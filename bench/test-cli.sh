@@ -66,6 +66,11 @@ list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --func memcpy --group mix 2>&1) && e
   && echo "$list" | grep -q '^memcpy/mix/MemcpyGoogleA .* empty' && ok || bad "mix regimes not listed: $list"
 list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memcpy --group ws --impl auto 2>&1) && echo "$list" | grep -q '^memcpy/ws/L1 .* read write ntwrite' \
   && ok || bad "ws limit kernels not listed: $list"
+# "dropin": the library's shared object through its exported names (not in a static fcbench)
+if [ "${FCB_STATIC:-0}" != 1 ]; then
+  list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memset --group sizes --impl dropin 2>&1) \
+    && echo "$list" | grep -q '^memset/sizes/16 .* dropin' && ok || bad "--impl dropin not listed: $list"
+fi
 err=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group mix --dist-dir "$dists" 2>&1 >/dev/null) && [ -z "$err" ] && ok || bad "--dist-dir $dists: $err"
 ${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --case 'memcpy/sizes/16,memset/sizes/64' \
     --csv "$tmp/o.csv" --json "$tmp/o.json" >"$tmp/table" 2>"$tmp/err" || bad "tiny run failed: $(cat "$tmp/err")"
