@@ -4,13 +4,7 @@
 # LD_DEBUG=bindings.  Prints "N passed, N failed".
 set -u
 LIB=$(readlink -f "$1")
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
-same() { if cmp -s "$2" "$3"; then ok "$1"; else bad "$1 (outputs differ)"; fi; }
+. "$(dirname "$0")/checks.sh"
 pre() { LD_PRELOAD="$LIB" "$@"; }
 
 # 1. The dynamic linker binds the program's and its libraries' memcpy, memmove

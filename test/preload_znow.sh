@@ -7,11 +7,7 @@
 # library's memcpy, memmove and memset bound to LIB.  Prints "N passed, N failed".
 set -u
 QEMU=$1 SYSROOT=$2 LIB=$(readlink -f "$3") PROG=$4
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
+. "$(dirname "$0")/checks.sh"
 run() {
   "$QEMU" -L "$SYSROOT" -E LD_LIBRARY_PATH="$SYSROOT/lib" -E LD_PRELOAD="$LIB" "$@" "$PROG"
 }

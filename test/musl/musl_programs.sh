@@ -11,13 +11,7 @@
 #   and it runs (with an override too).
 # Prints "N passed, N failed"; exit status 1 on a failure.
 set -u
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
-same() { if cmp -s "$2" "$3"; then ok "$1"; else bad "$1 (outputs differ)"; fi; }
+. "$(dirname "$0")/../checks.sh"
 
 gen_data() { # ~3 MB of mixed, compressible text and bytes, deterministic
   awk 'BEGIN { s = 7; for (i = 0; i < 60000; i++) { s = (s * 1103515245 + 12345) % 2147483648;
