@@ -29,43 +29,45 @@ enum fc_func { FC_MEMCPY, FC_MEMMOVE, FC_MEMSET, FC_NFUNCS };
 typedef void *(*fc_copy_fn)(void *, const void *, size_t);
 typedef void *(*fc_set_fn)(void *, int, size_t);
 
-/* Thresholds, filled once at load by the policy (and the FASTCOPY_* overrides),
- * read by the kernels.  A superset over architectures; unused fields stay 0. */
+/* Thresholds, filled once at load by the policy (then a tuning file and the
+ * FASTCOPY_* overrides), read by the kernels.  One size_t per row of
+ * tunables.def (a superset over architectures; unused fields stay 0).  The
+ * assembly reads them at the offsets of the generated fc_tun_offsets.h. */
+#define FC_TUN_MAX ((size_t)1 << 40) /* 1024G: "never" */
 struct fc_tunables {
-    size_t nt_threshold;        /* x86: copies/sets of at least this many bytes use
-                                   non-temporal stores (never for overlap) */
-    size_t rep_movsb_threshold; /* x86 "erms": rep movsb from this size ... */
-    size_t rep_movsb_stop;      /* ... up to (not including) this size */
-    size_t rep_stosb_threshold; /* x86 "erms"/"avx512": rep stosb from this size ... */
-    size_t zva_threshold;       /* aarch64: DC ZVA zeroing from this size */
-    size_t zva_size;            /* aarch64: DC ZVA block size, 0 = not usable */
-    size_t cboz_size;           /* riscv64: cbo.zero block size, 0 = not usable */
-    size_t alias_backward_stop; /* x86 vector copies: a forward copy whose dst lies 0..255
-                                   bytes after src modulo 4096 (4K aliasing) runs
-                                   backward when shorter than this (0 = never) */
-    size_t rep_stosb_stop;      /* x86: ... up to (not including) this size, and */
-    size_t rep_stosb_resume;    /* again from this size up to nt_threshold (between
-                                   stop and resume the vector loop) */
-    size_t memset_masked_max;   /* x86 "avx512" memset: sizes up to this (at most 64)
-                                   take one masked store behind a size branch; 0 = no
-                                   branch, every size below 256 branch-free */
+#define FC_TUNABLE(field, env, arch, min, max, meaning) size_t field;
+#include "tunables.def"
+#undef FC_TUNABLE
 };
-/* memmove_avx512.S reads the x86 fields at fixed offsets. */
-_Static_assert(__builtin_offsetof(struct fc_tunables, nt_threshold) == 0, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, rep_movsb_threshold) == 8, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, rep_movsb_stop) == 16, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_threshold) == 24, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, alias_backward_stop) == 56, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_stop) == 64, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, rep_stosb_resume) == 72, "fc_tun layout");
-_Static_assert(__builtin_offsetof(struct fc_tunables, memset_masked_max) == 80, "fc_tun layout");
+
+/* The tunables by index (FC_T_nt_threshold, ...), in tunables.def's order. */
+enum fc_tun_index {
+#define FC_TUNABLE(field, env, arch, min, max, meaning) FC_T_##field,
+#include "tunables.def"
+#undef FC_TUNABLE
+    FC_NTUN
+};
+
+/* Where a variant or a tunable's value came from (fastcopy-info shows it). */
+enum fc_source { FC_FROM_POLICY, FC_FROM_FILE, FC_FROM_ENV };
 
 #define FC_WHY_LEN 160
+#define FC_TUNING_LEN 320
 struct fc_decision {
     unsigned char sel[FC_NFUNCS];       /* selected variant index per function */
     char why[FC_NFUNCS][FC_WHY_LEN];    /* one line: why that variant */
     struct fc_tunables tun;
+    unsigned char sel_from[FC_NFUNCS];  /* enum fc_source, per function */
+    unsigned char tun_from[FC_NTUN];    /* enum fc_source, per tunable */
+    char tuning[FC_TUNING_LEN];         /* the tuning file read, or why none */
 };
+
+/* The tuning file (docs/tuning.md): its first line begins
+ * FC_TUNING_MAGIC "; cpu: " <fc_arch_identity()> "; libfastcopy " <version>. */
+#define FC_TUNING_MAGIC "# libfastcopy tuning 1"
+#define FC_TUNING_SYSTEM "/etc/fastcopy/tuning.conf"
+#define FC_TUNING_MAX 16384 /* bytes read at most; a larger file is not one */
+#define FC_IDENTITY_LEN 160
 
 /* The live tunables, read by kernels. */
 extern struct fc_tunables fc_tun FC_HIDDEN;
@@ -77,6 +79,8 @@ FC_HIDDEN int fc_streq(const char *a, const char *b);
 FC_HIDDEN void fc_strcat(char *dst, size_t cap, const char *src);
 /* Appends the decimal (with K/M/G suffix when exact) form of v. */
 FC_HIDDEN void fc_strcat_size(char *dst, size_t cap, uint64_t v);
+/* Appends "0x" and the hexadecimal form of v. */
+FC_HIDDEN void fc_strcat_hex(char *dst, size_t cap, uint64_t v);
 FC_HIDDEN void fc_bytezero(void *p, size_t n);
 /* d->sel[f] = idx (0, the portable variant, when idx < 0), d->why[f] = why1 why2:
  * the one way every architecture's policy records a choice. */

@@ -26,14 +26,6 @@ static void put(struct out *o, const char *fmt, ...)
         o->len += (size_t)n;
 }
 
-static void size_line(struct out *o, const char *name, size_t v, const char *what)
-{
-    char num[32];
-    num[0] = 0;
-    fc_strcat_size(num, sizeof num, v);
-    put(o, "  %-22s %10s  %s\n", name, v ? num : "-", what);
-}
-
 FC_API size_t fc_describe(char *buf, size_t cap)
 {
     struct out o = {buf, buf ? cap : 0, 0};
@@ -63,33 +55,29 @@ FC_API size_t fc_describe(char *buf, size_t cap)
         put(&o, "\n");
     }
 
-    put(&o, "\nThresholds (bytes; override with the FASTCOPY_* variable named)\n");
-    size_line(&o, "nt_threshold", d->tun.nt_threshold,
-              "non-temporal stores from here (FASTCOPY_NT_THRESHOLD)");
-    size_line(&o, "rep_movsb_threshold", d->tun.rep_movsb_threshold,
-              "memcpy/memmove use rep movsb from here (FASTCOPY_REP_MOVSB_THRESHOLD)");
-    size_line(&o, "rep_movsb_stop", d->tun.rep_movsb_stop,
-              "... up to here (FASTCOPY_REP_MOVSB_STOP)");
-    size_line(&o, "rep_stosb_threshold", d->tun.rep_stosb_threshold,
-              "memset uses rep stosb from here (FASTCOPY_REP_STOSB_THRESHOLD)");
-    size_line(&o, "rep_stosb_stop", d->tun.rep_stosb_stop,
-              "... up to here (FASTCOPY_REP_STOSB_STOP)");
-    size_line(&o, "rep_stosb_resume", d->tun.rep_stosb_resume,
-              "... and again from here to nt_threshold (FASTCOPY_REP_STOSB_RESUME)");
-    size_line(&o, "zva_threshold", d->tun.zva_threshold,
-              "aarch64: DC ZVA zeroing from here (FASTCOPY_ZVA_THRESHOLD)");
-    size_line(&o, "zva_size", d->tun.zva_size, "aarch64: DC ZVA block size (DCZID_EL0)");
-    size_line(&o, "cboz_size", d->tun.cboz_size, "riscv64: cbo.zero block size");
-    size_line(&o, "alias_backward_stop", d->tun.alias_backward_stop,
-              "x86: 4K-aliased forward copies run backward below this "
-              "(FASTCOPY_ALIAS_BACKWARD_STOP)");
-    size_line(&o, "memset_masked_max", d->tun.memset_masked_max,
-              "x86 avx512: memsets up to here take one masked store, larger ones "
-              "branch-free up to 255 (FASTCOPY_MEMSET_MASKED_MAX)");
+    static const char *const from[] = {"policy", "tuning file", "environment"};
+    put(&o, "\nTuning file\n  %s\n", d->tuning);
+    put(&o, "\nThresholds (bytes; from: policy, tuning file or environment; override with "
+            "the FASTCOPY_* variable named)\n");
+    static const struct { const char *name, *env, *arch, *meaning; } rows[FC_NTUN] = {
+#define FC_TUNABLE(field, env, arch, min, max, meaning) {#field, env, arch, meaning},
+#include "tunables.def"
+#undef FC_TUNABLE
+    };
+    for (unsigned t = 0; t < FC_NTUN; t++) {
+        char num[32], what[192];
+        size_t v = ((const size_t *)&d->tun)[t];
+        num[0] = 0;
+        fc_strcat_size(num, sizeof num, v);
+        snprintf(what, sizeof what, "%s%s%s%s", rows[t].meaning, rows[t].env[0] ? " (FASTCOPY_" : "",
+                 rows[t].env, rows[t].env[0] ? ")" : "");
+        put(&o, "  %-22s %10s  %-11s  %s\n", rows[t].name, v ? num : "-",
+            !strcmp(rows[t].arch, FC_ARCH_NAME) ? from[d->tun_from[t]] : "-", what);
+    }
 
-    put(&o, "\nWhy\n");
+    put(&o, "\nWhy (and from: policy, tuning file or environment)\n");
     for (int f = 0; f < FC_NFUNCS; f++)
-        put(&o, "  %-8s %-8s %s\n", fc_func_name(f), fc_selected(fc_func_name(f)),
-            fc_selected_reason(fc_func_name(f)));
+        put(&o, "  %-8s %-8s %-11s  %s\n", fc_func_name(f), fc_selected(fc_func_name(f)),
+            from[d->sel_from[f]], fc_selected_reason(fc_func_name(f)));
     return o.len;
 }

@@ -60,3 +60,16 @@ void fc_decision_set(struct fc_decision *d, int f, int idx, const char *why1, co
     fc_strcat(d->why[f], FC_WHY_LEN, why1);
     fc_strcat(d->why[f], FC_WHY_LEN, why2);
 }
+
+void fc_strcat_hex(char *dst, size_t cap, uint64_t v)
+{
+    char num[19];
+    int k = sizeof num - 1;
+    num[k] = 0;
+    do
+        num[--k] = "0123456789abcdef"[v & 15];
+    while ((v >>= 4) && k > 2);
+    num[--k] = 'x';
+    num[--k] = '0';
+    fc_strcat(dst, cap, num + k);
+}

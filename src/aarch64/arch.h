@@ -17,6 +17,7 @@ typedef struct fc_a64_cpu fc_cpu_t;
 #define fc_arch_variant_name fc_a64_variant_name
 #define fc_arch_variant_index fc_a64_variant_index
 #define fc_arch_describe fc_a64_describe
+#define fc_arch_identity fc_a64_identity
 
 /* The resolver's arguments when called outside a resolver: what glibc passes,
  * x0 = AT_HWCAP | _IFUNC_ARG_HWCAP, x1 = __ifunc_arg_t holding AT_HWCAP2.

@@ -1,11 +1,9 @@
-/* asm.h - shared by the aarch64 kernels (.S): symbol boilerplate and the offsets
- * of struct fc_tunables fields they read (checked against the C layout by a
- * _Static_assert in policy.c). */
+/* asm.h - shared by the aarch64 kernels (.S): symbol boilerplate, and the offsets
+ * of struct fc_tunables fields they read (generated: fc_tun_offsets.h). */
 #ifndef FC_A64_ASM_H
 #define FC_A64_ASM_H
 
-#define FC_TUN_ZVA_THRESHOLD 32
-#define FC_TUN_ZVA_SIZE 40
+#include "fc_tun_offsets.h"
 
 #ifdef __ASSEMBLER__
 /* A hidden function symbol, 64-byte aligned (one cache line; keeps the hot

@@ -61,7 +61,6 @@
  * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
  */
 #include "variants.h"
-#include "asm.h"
 
 #define FC_VN_PREFIX(x) fc_a64_##x
 #define FC_VN_MEMCPY FC_A64_MEMCPY_VARIANTS
@@ -70,10 +69,6 @@
 #include "../variant_names.h"
 
 #if __SIZEOF_SIZE_T__ == 8 /* the offsets are for LP64, the only aarch64 Linux ABI built */
-_Static_assert(__builtin_offsetof(struct fc_tunables, zva_threshold) == FC_TUN_ZVA_THRESHOLD,
-               "asm.h FC_TUN_ZVA_THRESHOLD out of date");
-_Static_assert(__builtin_offsetof(struct fc_tunables, zva_size) == FC_TUN_ZVA_SIZE,
-               "asm.h FC_TUN_ZVA_SIZE out of date");
 #endif
 
 #define ZVA_MIN 64u
@@ -240,4 +235,17 @@ void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap)
                                                                : " (drops SVE state at syscalls)");
     }
     fc_strcat(buf, cap, "\n");
+}
+
+void fc_a64_identity(const struct fc_a64_cpu *c, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    fc_strcat(buf, cap, "aarch64 MIDR ");
+    fc_strcat_hex(buf, cap, c->midr);
+    fc_strcat(buf, cap, ", DCZID ");
+    fc_strcat_hex(buf, cap, c->dczid);
+    if (c->sve_vl) {
+        fc_strcat(buf, cap, ", SVE ");
+        fc_strcat_size(buf, cap, c->sve_vl);
+    }
 }

@@ -70,6 +70,8 @@ FC_HIDDEN int fc_a64_usable(const struct fc_a64_cpu *c, int func, unsigned idx);
 FC_HIDDEN unsigned fc_a64_variant_count(int func);
 FC_HIDDEN const char *fc_a64_variant_name(int func, unsigned idx);
 FC_HIDDEN int fc_a64_variant_index(int func, const char *name);
+/* The CPU a tuning file was measured on: "aarch64 MIDR 0x410fd034, DCZID 0x4". */
+FC_HIDDEN void fc_a64_identity(const struct fc_a64_cpu *c, char *buf, size_t cap);
 FC_HIDDEN void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap);
 /* The core name the policy uses ("Cortex-A53", "A64FX", ...) from MIDR. */
 FC_HIDDEN const char *fc_a64_core(const struct fc_a64_cpu *c);

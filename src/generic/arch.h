@@ -25,6 +25,8 @@ FC_HIDDEN unsigned fc_generic_variant_count(int func);
 FC_HIDDEN const char *fc_generic_variant_name(int func, unsigned idx);
 FC_HIDDEN int fc_generic_variant_index(int func, const char *name);
 FC_HIDDEN void fc_generic_describe(const fc_cpu_t *c, char *buf, size_t cap);
+FC_HIDDEN void fc_generic_identity(const fc_cpu_t *c, char *buf, size_t cap);
+#define fc_arch_identity fc_generic_identity
 #define fc_arch_probe fc_generic_probe
 #define fc_arch_policy fc_generic_policy
 #define fc_arch_usable fc_generic_usable

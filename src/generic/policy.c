@@ -33,3 +33,10 @@ void fc_generic_describe(const fc_cpu_t *c, char *buf, size_t cap)
     buf[0] = 0;
     fc_strcat(buf, cap, "no CPU probe on this architecture\n");
 }
+
+void fc_generic_identity(const fc_cpu_t *c, char *buf, size_t cap)
+{
+    (void)c;
+    buf[0] = 0;
+    fc_strcat(buf, cap, "generic");
+}

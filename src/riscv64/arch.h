@@ -16,6 +16,7 @@ typedef struct fc_rv_cpu fc_cpu_t;
 #define fc_arch_variant_name fc_rv_variant_name
 #define fc_arch_variant_index fc_rv_variant_index
 #define fc_arch_describe fc_rv_describe
+#define fc_arch_identity fc_rv_identity
 
 #include <sys/auxv.h>
 

@@ -14,8 +14,7 @@
 
 #define FC_END(name) .size name, .- name
 
-/* Offset of cboz_size in struct fc_tunables (checked by a static assertion in
- * src/riscv64/probe.c). */
-#define FC_TUN_CBOZ_SIZE 48
+/* The offsets of struct fc_tunables fields (cboz_size), generated. */
+#include "fc_tun_offsets.h"
 
 #endif

@@ -13,10 +13,7 @@
  * The hwprobe structure and key numbers are declared here from the kernel's uapi
  * <asm/hwprobe.h> (glibc 2.36's headers lack them). */
 #include "variants.h"
-#include "asm.h"
 
-_Static_assert(__builtin_offsetof(struct fc_tunables, cboz_size) == FC_TUN_CBOZ_SIZE,
-               "memset_cboz.S reads fc_tun.cboz_size at FC_TUN_CBOZ_SIZE");
 
 struct fc_hwprobe_pair {
     int64_t key;

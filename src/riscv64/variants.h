@@ -64,6 +64,9 @@ struct fc_rv_cpu {
 };
 
 FC_HIDDEN void fc_rv_probe(struct fc_rv_cpu *c, uint64_t a0, const void *a1);
+/* The CPU a tuning file was measured on: "riscv64 mvendorid 0x0, marchid 0x0,
+ * mimpid 0x0, VLEN 128" (hwprobe ids; 0 where the kernel has no hwprobe). */
+FC_HIDDEN void fc_rv_identity(const struct fc_rv_cpu *c, char *buf, size_t cap);
 FC_HIDDEN void fc_rv_policy(const struct fc_rv_cpu *c, struct fc_decision *d);
 FC_HIDDEN int fc_rv_usable(const struct fc_rv_cpu *c, int func, unsigned idx);
 FC_HIDDEN unsigned fc_rv_variant_count(int func);

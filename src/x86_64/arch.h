@@ -16,6 +16,7 @@ typedef struct fc_x86_cpu fc_cpu_t;
 #define fc_arch_variant_name fc_x86_variant_name
 #define fc_arch_variant_index fc_x86_variant_index
 #define fc_arch_describe fc_x86_describe
+#define fc_arch_identity fc_x86_identity
 
 /* The resolver's arguments when called outside a resolver (x86: none used). */
 static inline void fc_arch_runtime_args(uint64_t *a0, const void **a1)

@@ -47,10 +47,11 @@
  *              measured faster).
  *   non-temporal  from fc_tun.nt_threshold when the buffers do not overlap.
  */
-#define NT_THRESHOLD (fc_tun + 0)
-#define REP_MOVSB_THRESHOLD (fc_tun + 8)
-#define REP_MOVSB_STOP (fc_tun + 16)
-#define ALIAS_BACKWARD_STOP (fc_tun + 56)
+#include "fc_tun_offsets.h"
+#define NT_THRESHOLD (fc_tun + FC_TUN_NT_THRESHOLD)
+#define REP_MOVSB_THRESHOLD (fc_tun + FC_TUN_REP_MOVSB_THRESHOLD)
+#define REP_MOVSB_STOP (fc_tun + FC_TUN_REP_MOVSB_STOP)
+#define ALIAS_BACKWARD_STOP (fc_tun + FC_TUN_ALIAS_BACKWARD_STOP)
 
 #include "kernel_entry.h"
 

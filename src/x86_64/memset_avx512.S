@@ -43,11 +43,12 @@
  *              Emerald Rapids one window from 8 KiB (cold 8 KiB 1000 vs 1049 ns
  *              for the loop, which wins hot below): see src/x86_64/policy.c.
  * c is converted to unsigned char by the byte broadcast. */
-#define NT_THRESHOLD (fc_tun + 0)
-#define REP_STOSB_THRESHOLD (fc_tun + 24)
-#define REP_STOSB_STOP (fc_tun + 64)
-#define REP_STOSB_RESUME (fc_tun + 72)
-#define MEMSET_MASKED_MAX (fc_tun + 80)
+#include "fc_tun_offsets.h"
+#define NT_THRESHOLD (fc_tun + FC_TUN_NT_THRESHOLD)
+#define REP_STOSB_THRESHOLD (fc_tun + FC_TUN_REP_STOSB_THRESHOLD)
+#define REP_STOSB_STOP (fc_tun + FC_TUN_REP_STOSB_STOP)
+#define REP_STOSB_RESUME (fc_tun + FC_TUN_REP_STOSB_RESUME)
+#define MEMSET_MASKED_MAX (fc_tun + FC_TUN_MEMSET_MASKED_MAX)
 
 #include "kernel_entry.h"
 

@@ -322,3 +322,26 @@ void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
     }
     fc_strcat(buf, cap, "\n");
 }
+
+/* "x86_64 Intel family 6 model 207 stepping 2, L1d 48K, L2 2M, L3 300M": what a
+ * tuning file must have been measured on (the thresholds depend on the core and
+ * the cache sizes). */
+void fc_x86_identity(const struct fc_x86_cpu *c, char *buf, size_t cap)
+{
+    static const char vendors[][8] = {"other", "Intel", "AMD", "Hygon"};
+    buf[0] = 0;
+    fc_strcat(buf, cap, "x86_64 ");
+    fc_strcat(buf, cap, vendors[c->vendor < 4 ? c->vendor : 0]);
+    fc_strcat(buf, cap, " family ");
+    fc_strcat_size(buf, cap, c->family);
+    fc_strcat(buf, cap, " model ");
+    fc_strcat_size(buf, cap, c->model);
+    fc_strcat(buf, cap, " stepping ");
+    fc_strcat_size(buf, cap, c->stepping);
+    fc_strcat(buf, cap, ", L1d ");
+    fc_strcat_size(buf, cap, c->l1d_size);
+    fc_strcat(buf, cap, ", L2 ");
+    fc_strcat_size(buf, cap, c->l2_size);
+    fc_strcat(buf, cap, ", L3 ");
+    fc_strcat_size(buf, cap, c->l3_size);
+}

@@ -66,6 +66,7 @@ void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1)
     f1d = r[3];
     c->family = (r[0] >> 8) & 0xf;
     c->model = (r[0] >> 4) & 0xf;
+    c->stepping = r[0] & 0xf;
     if (c->family == 0xf)
         c->family += (r[0] >> 20) & 0xff;
     if (c->family == 0xf || c->family == 0x6 || c->family >= 0x10)

@@ -49,6 +49,7 @@ enum {
 struct fc_x86_cpu {
     unsigned vendor;            /* enum fc_x86_vendor */
     unsigned family, model;     /* display family/model (extended fields folded in) */
+    unsigned stepping;          /* CPUID 1 EAX[3:0]: only for the tuning file's identity */
     uint32_t features;          /* FC_X86_* */
     uint64_t l1d_size, l2_size, l3_size;  /* bytes; 0 = not reported */
     unsigned l3_sharing;        /* logical CPUs sharing the L3 (0 = not reported) */
@@ -62,6 +63,8 @@ FC_HIDDEN const char *fc_x86_variant_name(int func, unsigned idx);
 FC_HIDDEN int fc_x86_variant_index(int func, const char *name);
 /* One line per fact into buf (for fastcopy-info). */
 FC_HIDDEN void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap);
+/* The CPU a tuning file was measured on, as its first line names it. */
+FC_HIDDEN void fc_x86_identity(const struct fc_x86_cpu *c, char *buf, size_t cap);
 /* The microarchitecture name the policy uses ("Zen 4", "Intel", ...). */
 FC_HIDDEN const char *fc_x86_uarch(const struct fc_x86_cpu *c);
 

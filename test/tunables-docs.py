@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""tunables-docs.py SRCDIR: every override in src/tunables.def is documented in
+README.md's overrides table with its bounds and in man/libfastcopy.7, and no
+document names a FASTCOPY_ threshold variable the list lacks."""
+import re
+import sys
+
+src = sys.argv[1]
+defs = open(src + '/src/tunables.def').read()
+rows = re.findall(r'^FC_TUNABLE\((\w+), "(\w*)", "(\w+)", (\w+), (\w+),', defs, re.M)
+if len(rows) < 5:
+    sys.exit('tunables-docs: could not read src/tunables.def (%d rows)' % len(rows))
+
+
+def human(v):
+    v = 1 << 40 if v == 'FC_TUN_MAX' else int(v)
+    for suffix, shift in (('G', 30), ('M', 20), ('K', 10)):
+        if v and v % (1 << shift) == 0:
+            return '%d%s' % (v >> shift, suffix)
+    return str(v)
+
+
+readme = open(src + '/README.md').read()
+man = open(src + '/man/libfastcopy.7').read().replace('\\-', '-')
+bad = []
+for field, env, arch, lo, hi in rows:
+    if not env:
+        continue
+    var = 'FASTCOPY_' + env
+    lines = [l for l in readme.splitlines() if l.startswith('|') and '`%s`' % var in l]
+    if not lines:
+        bad.append('README.md: no overrides-table row for %s' % var)
+    else:
+        cells = [c.strip() for c in lines[0].strip('|').split('|')]
+        if cells[-2:] != [human(lo), human(hi)]:
+            bad.append('README.md: %s bounds %s, tunables.def says %s..%s'
+                       % (var, cells[-2:], human(lo), human(hi)))
+        if cells[1] != arch:
+            bad.append('README.md: %s architecture %r, tunables.def says %r'
+                       % (var, cells[1], arch))
+    if var not in man:
+        bad.append('man/libfastcopy.7: %s not documented' % var)
+known = {'FASTCOPY_' + r[1] for r in rows if r[1]}
+others = {'FASTCOPY_MEMCPY', 'FASTCOPY_MEMMOVE', 'FASTCOPY_MEMSET', 'FASTCOPY_TUNING'}
+for name, text in (('README.md', readme), ('man/libfastcopy.7', man)):
+    for var in set(re.findall(r'FASTCOPY_[A-Z_]*(?:THRESHOLD|STOP|RESUME|MAX)\b', text)):
+        if var not in known:
+            bad.append('%s names %s, which src/tunables.def does not list' % (name, var))
+    for var in others:
+        if var not in text:
+            bad.append('%s: %s not documented' % (name, var))
+for b in bad:
+    print('FAIL:', b)
+print('%d overrides checked, %d problems' % (len(known), len(bad)))
+sys.exit(1 if bad else 0)
