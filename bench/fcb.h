@@ -114,6 +114,7 @@ struct fcb_config {
     size_t mix_ops;             /* calls per size-mix sequence (default 65536) */
     size_t mix_align;           /* size-mix offsets are multiples of this (default 1) */
     int libc_twice;             /* self-test: add "libc2", the libc functions again */
+    int tune;                   /* --tune: build the "tune" group (fcb_tune.c) */
 #define FCB_MAX_WITH 8
     const char *with[FCB_MAX_WITH]; /* --with LIB[=NAME]: other libraries to time */
     int nwith;
@@ -183,6 +184,12 @@ struct fcb_dist {
     size_t len;
 };
 extern const struct fcb_dist fcb_dists[];
+
+/* The "tune" group's sizes (built only for --tune): the cut-over grid (hot/N,
+ * cold/N and memcpy alias/N), the large sizes for the non-temporal threshold
+ * (hot/N, cold/N while the cold region holds 4 slots), and memset small/N. */
+size_t fcb_tune_sizes(int quick, int which, const size_t **sizes);
+enum { FCB_TUNE_GRID, FCB_TUNE_LARGE, FCB_TUNE_SMALL };
 extern const size_t fcb_ndists;
 
 /* ---- machine-limit kernels (fcb_limits.c; the ws group's read/write/ntwrite) ------ */

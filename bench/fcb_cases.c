@@ -887,6 +887,91 @@ static void cases_cold(struct builder *b)
         }
 }
 
+/* ---- the "tune" group (fcbench --tune) ---- */
+
+size_t fcb_tune_sizes(int quick, int which, const size_t **sizes)
+{
+    /* the cut-over grid: steps of 1.5x/1.33x, where the rep movsb/stosb, DC ZVA and
+     * 4K-aliasing cut-overs of the policies lie (0.5-64 KiB), on to 1 MiB */
+    static const size_t grid[] = {256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096,
+                                  6144, 8192, 12288, 16384, 24576, 32768, 49152,
+                                  65536, 131072, 262144, 524288, 1048576};
+    static const size_t grid_quick[] = {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
+    /* the non-temporal threshold: from 1 MiB to beyond every LLC the policy knows */
+    static const size_t large[] = {2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20,
+                                   64 << 20, 128 << 20, 256 << 20};
+    static const size_t large_quick[] = {4 << 20, 16 << 20, 64 << 20};
+    static const size_t small[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48, 56, 63, 64};
+    static const size_t small_quick[] = {1, 4, 8, 16, 32, 64};
+#define FCB_PICK(a, q)                                                                   \
+    (*sizes = quick ? q : a, quick ? sizeof q / sizeof *q : sizeof a / sizeof *a)
+    if (which == FCB_TUNE_GRID)
+        return FCB_PICK(grid, grid_quick);
+    if (which == FCB_TUNE_LARGE)
+        return FCB_PICK(large, large_quick);
+    return FCB_PICK(small, small_quick);
+#undef FCB_PICK
+}
+
+static void tune_cold_case(struct builder *b, int f, size_t n)
+{
+    size_t slot = (n + 4095) & ~(size_t)4095, nslots = b->cold_region / slot;
+    if (nslots > 65536)
+        nslots = 65536;
+    if (nslots < 4)
+        return;
+    struct fcb_case *c = new_case(b, f, "tune", n, nslots, "cold/%zu", n);
+    if (!c)
+        return;
+    c->cold = 1;
+    uint32_t *ps = malloc(nslots * sizeof *ps), *pd = malloc(nslots * sizeof *pd);
+    for (size_t k = 0; k < nslots; k++)
+        ps[k] = pd[k] = (uint32_t)k;
+    shuffle_u32(ps, nslots, &b->rng);
+    shuffle_u32(pd, nslots, &b->rng);
+    for (size_t k = 0; k < nslots; k++) {
+        c->ops[k].soff = (uint32_t)(ps[k] * slot);
+        c->ops[k].doff = (uint32_t)(pd[k] * slot);
+        c->ops[k].n = (uint32_t)n;
+    }
+    free(ps);
+    free(pd);
+}
+
+static void cases_tune(struct builder *b)
+{
+    const size_t *sz;
+    size_t n;
+    if (!b->st->cfg.tune)
+        return;
+    for (int which = FCB_TUNE_GRID; which <= FCB_TUNE_LARGE; which++) {
+        n = fcb_tune_sizes(b->st->cfg.quick, which, &sz);
+        for (size_t i = 0; i < n; i++)
+            for (int f = 0; f < FCB_NFUNCS; f++) {
+                struct fcb_case *c = new_case(b, f, "tune", sz[i], 1, "hot/%zu", sz[i]);
+                if (c)
+                    fill_one(c, 0, 0, sz[i]);
+                tune_cold_case(b, f, sz[i]);
+            }
+    }
+    /* 4K aliasing: dst 64 bytes after src modulo 4096 (as the dist group's memcpy) */
+    n = fcb_tune_sizes(b->st->cfg.quick, FCB_TUNE_GRID, &sz);
+    for (size_t i = 0; i < n && sz[i] <= 65536; i++) {
+        struct fcb_case *c = new_case(b, FCB_MEMCPY, "tune", sz[i], 1, "alias/%zu", sz[i]);
+        if (c) {
+            c->dbase = b->S;
+            c->param = 64;
+            fill_one(c, (uint32_t)(8192 + 64 * KiB + 64), 8192, sz[i]);
+        }
+    }
+    n = fcb_tune_sizes(b->st->cfg.quick, FCB_TUNE_SMALL, &sz);
+    for (size_t i = 0; i < n; i++) {
+        struct fcb_case *c = new_case(b, FCB_MEMSET, "tune", sz[i], 1, "small/%zu", sz[i]);
+        if (c)
+            fill_one(c, 0, 0, sz[i]);
+    }
+}
+
 /* Working sets from the cache sizes: a copy moves ws/4 bytes (source + destination
  * = half the level: it stays resident), memset ws/2.  DRAM: 4x L3 in all. */
 static void cases_ws(struct builder *b)
@@ -1389,7 +1474,7 @@ int fcb_setup(struct fcb_state *st)
     size_t need = 256 * KiB;
     if (b.max_size + 8 * KiB > need)
         need = b.max_size + 8 * KiB;
-    if (group_on(&b, "cold") && b.cold_region + 8 * KiB > need)
+    if ((group_on(&b, "cold") || cfg->tune) && b.cold_region + 8 * KiB > need)
         need = b.cold_region + 8 * KiB;
     if (group_on(&b, "ws") && 4 * st->cache.l3 <= b.max_size && 4 * st->cache.l3 > need)
         need = 4 * st->cache.l3 + 8 * KiB;
@@ -1407,6 +1492,7 @@ int fcb_setup(struct fcb_state *st)
         fcb_err("cannot map 2 x %zu MiB\n", need >> 20);
         return -1;
     }
+    cases_tune(&b);
     cases_sizes(&b);
     cases_pageend(&b);
     cases_dist(&b);

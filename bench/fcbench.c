@@ -27,6 +27,7 @@
 #endif
 #include "fastcopy.h"
 #include "fcb.h"
+#include "fcb_tune.h"
 
 struct result {
     struct fcb_summary s;
@@ -861,6 +862,13 @@ static void usage(void)
           "  --json FILE         the same plus every sample\n"
           "  -v                  per-impl medians, quartiles and 95% intervals in the table\n"
           "  --list              list the cases and impls that would run, then exit\n"
+          "  --tune              measure this machine's cut-overs (and variant choices),\n"
+          "                      print what changes, write a tuning file the library\n"
+          "                      reads at load time (docs/tuning.md; about 2 minutes,\n"
+          "                      --quick about 20 s)\n"
+          "  --out FILE          --tune's file (default fastcopy-tuning.conf)\n"
+          "  --objective OBJ     --tune: balanced (default: per size, the path whose worse\n"
+          "                      ratio, hot or cold, is smaller), hot or cold\n"
           "  --version           print the version and exit\n"
           "  --targets           run only what fcb_targets.c needs, print PASS/FAIL lines\n"
           "                      (exit status 3 when one fails)\n"
@@ -873,7 +881,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *json = NULL;
-    int list = 0, targets = 0, selftest = 0;
+    int list = 0, targets = 0, selftest = 0, tune = 0;
+    struct fcb_tune_opts topt = {"fastcopy-tuning.conf", FCB_OBJ_BALANCED, 0};
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     fcb_config_default(&st.cfg);
@@ -886,7 +895,8 @@ int main(int argc, char **argv)
             k += used - 1;
             continue;
         }
-        if ((!strcmp(a, "--csv") || !strcmp(a, "--json")) && k + 1 == argc) {
+        if ((!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--out") ||
+             !strcmp(a, "--objective")) && k + 1 == argc) {
             fprintf(stderr, "fcbench: %s needs a value\n", a);
             return 2;
         } else if (!strcmp(a, "--csv"))
@@ -895,6 +905,27 @@ int main(int argc, char **argv)
             json = argv[++k];
         else if (!strcmp(a, "--list"))
             list = 1;
+        else if (!strcmp(a, "--tune"))
+            tune = 1;
+        else if (!strcmp(a, "--out")) {
+            topt.out = argv[++k];
+            if (!*topt.out) {
+                fprintf(stderr, "fcbench: --out needs a file name\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--objective")) {
+            const char *v = argv[++k];
+            if (!strcmp(v, "balanced"))
+                topt.objective = FCB_OBJ_BALANCED;
+            else if (!strcmp(v, "hot"))
+                topt.objective = FCB_OBJ_HOT;
+            else if (!strcmp(v, "cold"))
+                topt.objective = FCB_OBJ_COLD;
+            else {
+                fprintf(stderr, "fcbench: --objective '%s': not hot, cold or balanced\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--targets"))
             targets = 1;
         else if (!strcmp(a, "--self-test"))
@@ -912,6 +943,40 @@ int main(int argc, char **argv)
     }
     if (selftest)
         return self_test();
+    if (tune) {
+        /* One line and exit 2 for options that mean nothing with --tune. */
+        if (list || targets || csv || json || st.cfg.groups || st.cfg.cases || st.cfg.impls ||
+            st.cfg.funcs || st.cfg.nwith) {
+            fprintf(stderr, "fcbench: --tune takes only --out, --objective, --quick and the "
+                            "measurement options (--cpu, --l1/--l2/--l3, --sample-us, "
+                            "--seed, --no-progress)\n");
+            return 2;
+        }
+        /* The output file is opened before the run, not found unwritable after it. */
+        FILE *t = fopen(topt.out, "a");
+        if (!t) {
+            fprintf(stderr, "fcbench: --out %s: %s\n", topt.out, strerror(errno));
+            return 2;
+        }
+        fclose(t);
+        topt.quick = st.cfg.quick;
+        st.cfg.tune = 1;
+        st.cfg.groups = "tune,mix";
+        if (!st.cfg.mix_ops)
+            st.cfg.mix_ops = 65536;
+        st.cfg.max_size = st.cfg.quick ? 64u << 20 : 256u << 20;
+        int rc = fcb_setup(&st);
+        if (rc)
+            return rc == FCB_EUSAGE ? 2 : 1;
+        print_context(stderr);
+        if (verify_all()) {
+            fprintf(stderr, "fcbench: not timing a broken implementation; fix it first\n");
+            return 4;
+        }
+        rc = fcb_tune_main(&st, &topt);
+        fcb_teardown(&st);
+        return rc;
+    }
     if (fcb_config_check(&st.cfg))
         return 2;
     /* Output files are opened before the run, not found unwritable after it. */

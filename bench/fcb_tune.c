@@ -1,0 +1,624 @@
+/* fcb_tune.c - `fcbench --tune`: for each cut-over of this architecture's policy
+ * (and each function's variant), time both sides across the sizes where they
+ * cross, hot and cold, interleaved in rounds; choose by fcb_tune_choose; print a
+ * table; write the tuning file the library reads at load time (docs/tuning.md).
+ *
+ * The kernels timed are the ones linked into fcbench itself (fc_variants() of its
+ * own copy of the library), and both sides of a cut-over are the same kernel with
+ * another value in fc_tun, the table the kernels read: exactly what the tuning
+ * file will change. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include "arch.h"
+#include "dispatch.h"
+#include "fastcopy.h"
+#include "fcb.h"
+#include "fcb_tune.h"
+
+#define NEVER FCB_TUNE_NEVER
+
+static struct fc_tunables base;     /* the policy's values */
+static struct fc_decision policy;   /* the policy's decision on this CPU */
+static int quiet;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    if (quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fcbench: tune: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static size_t *tfield(struct fc_tunables *t, unsigned i)
+{
+    return (size_t *)t + i;
+}
+_Static_assert(sizeof(struct fc_tunables) == FC_NTUN * sizeof(size_t), "all size_t");
+
+static const char *const tun_key[FC_NTUN] = {
+#define FC_TUNABLE(field, env, arch, min, max, meaning) #field,
+#include "tunables.def"
+#undef FC_TUNABLE
+};
+
+/* ---- measuring ---- */
+
+/* One side of a cut-over: the values it sets (over the policy's). */
+struct side {
+    unsigned n;
+    unsigned idx[4];
+    size_t val[4];
+};
+
+static void apply(const struct side *s)
+{
+    fc_tun = base;
+    for (unsigned k = 0; k < s->n; k++)
+        *tfield(&fc_tun, s->idx[k]) = s->val[k];
+}
+
+static long switches(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru))
+        return 0;
+    return ru.ru_nivcsw;
+}
+
+/* ns per call of item it, one sample (taken again after a preemption). */
+static double sample(struct fcb_state *st, struct fcb_item *it)
+{
+    double t = 0;
+    for (int tries = 0; tries < 4; tries++) {
+        long before = switches();
+        fcb_warm(st, it);
+        t = fcb_run(st, it, it->iters);
+        if (switches() == before)
+            break;
+    }
+    return t / (double)it->iters;
+}
+
+static double mean_ci(const double *x, int n, double *ci)
+{
+    double m = 0, v = 0;
+    for (int i = 0; i < n; i++)
+        m += x[i];
+    m /= n;
+    for (int i = 0; i < n; i++)
+        v += (x[i] - m) * (x[i] - m);
+    *ci = n > 1 ? fcb_t975(n - 1) * sqrt(v / (n - 1) / n) : INFINITY;
+    return m;
+}
+
+/* Times items[0..n) under sides a and b for R rounds (the order of the two
+ * alternating), into lr[i*R + r] = log(time b / time a). */
+static void measure(struct fcb_state *st, struct fcb_item **items, int n, const struct side *a,
+                    const struct side *b, int R, double *lr)
+{
+    double target = st->cfg.sample_us * 1e3;
+    double *ta = malloc(sizeof(double) * (size_t)n);
+    apply(a);
+    for (int i = 0; i < n; i++)
+        fcb_calibrate(st, items[i], target);
+    for (int r = 0; r < R; r++) {
+        for (int half = 0; half < 2; half++) {
+            int use_b = (r + half) & 1;
+            apply(use_b ? b : a);
+            for (int i = 0; i < n; i++) {
+                double t = sample(st, items[i]);
+                if (!use_b)
+                    ta[i] = t;
+                else
+                    lr[i * R + r] = t;
+            }
+            if (half == 1)
+                for (int i = 0; i < n; i++)
+                    lr[i * R + r] = log(lr[i * R + r] / ta[i]);
+        }
+    }
+    apply(&(struct side){0});
+    free(ta);
+}
+
+static struct fcb_item *find_item(struct fcb_state *st, const char *cname, const char *impl)
+{
+    for (int j = 0; j < st->nitems; j++)
+        if (!strcmp(st->cases[st->items[j].c].name, cname) &&
+            !strcmp(st->impls[st->items[j].i].name, impl))
+            return &st->items[j];
+    return NULL;
+}
+
+/* ---- one cut-over ---- */
+
+struct cutover {
+    const char *what;           /* one line for the table */
+    int funcs[2], nfuncs;       /* which functions' cases */
+    int which;                  /* FCB_TUNE_GRID / LARGE / SMALL */
+    const char *kind;           /* "hot+cold", "alias" (hot only), "small+mix" */
+    int shape;
+    unsigned bound[3];          /* the tunables holding the boundaries */
+    struct side a, b;
+    struct {
+        size_t def[3], out[3];
+        double gain_hot, gain_cold; /* geometric mean time ratio new/old where changed */
+        size_t lo_size, hi_size;    /* the sizes measured whose path changed */
+        int measured;
+    } r;
+};
+
+struct pts {
+    struct fcb_tune_point *p;
+    int n;
+};
+
+/* Boundaries as the chooser sees them, from the tunables (memset_masked_max: one
+ * point at size 1, "from 1" = 64, "never" = 0). */
+static size_t to_bound(const struct cutover *c, unsigned k, size_t v)
+{
+    if (c->bound[k] == FC_T_memset_masked_max)
+        return v ? 1 : NEVER;
+    if (c->bound[k] == FC_T_alias_backward_stop)
+        return v ? v : 0;
+    return v;
+}
+
+static size_t from_bound(const struct cutover *c, unsigned k, size_t v)
+{
+    if (c->bound[k] == FC_T_memset_masked_max)
+        return v == NEVER ? 0 : 64;
+    if (v >= NEVER)
+        return FC_TUN_MAX;
+    return v;
+}
+
+static int size_cmp(const void *x, const void *y)
+{
+    const struct fcb_tune_point *a = x, *b = y;
+    return a->size < b->size ? -1 : a->size > b->size;
+}
+
+static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, int R)
+{
+    const size_t *sz;
+    size_t nsz = fcb_tune_sizes(st->cfg.quick, c->which, &sz);
+    struct fcb_item *items[512];
+    struct fcb_tune_point pts[256];
+    int slot[512], regime[512], n = 0, np = 0;
+    char name[96];
+
+    for (int k = 0; k < c->nfuncs; k++) {
+        int f = c->funcs[k];
+        const char *impl = fc_arch_variant_name(f, policy.sel[f]);
+        const char *fn = fcb_func_name(f);
+        if (!strcmp(c->kind, "small+mix")) {
+            /* one point: hot = the fixed small sizes, cold = the fleet mixes (random
+             * order: what a branch costs when sizes are unpredictable) */
+            pts[np].size = 1;
+            for (size_t i = 0; i < nsz; i++) {
+                snprintf(name, sizeof name, "%s/tune/small/%zu", fn, sz[i]);
+                if ((items[n] = find_item(st, name, impl)))
+                    slot[n] = np, regime[n++] = 0;
+            }
+            for (int j = 0; j < st->nitems; j++) {
+                struct fcb_case *cs = &st->cases[st->items[j].c];
+                if (cs->mix && cs->mix_default && cs->func == f &&
+                    !strcmp(st->impls[st->items[j].i].name, impl) && n < 512)
+                    items[n] = &st->items[j], slot[n] = np, regime[n++] = 1;
+            }
+            np++;
+            continue;
+        }
+        for (size_t i = 0; i < nsz; i++) {
+            pts[np].size = sz[i];
+            int any = 0;
+            for (int cold = 0; cold < 2; cold++) {
+                snprintf(name, sizeof name, "%s/tune/%s/%zu", fn,
+                         !strcmp(c->kind, "alias") ? "alias" : cold ? "cold" : "hot", sz[i]);
+                if (!strcmp(c->kind, "alias") && cold)
+                    continue;
+                if ((items[n] = find_item(st, name, impl)))
+                    slot[n] = np, regime[n++] = cold, any = 1;
+            }
+            if (any)
+                np++;
+        }
+    }
+    if (!n)
+        return;
+    say("%s: %d cases x 2 settings x %d rounds", c->what, n, R);
+    double *lr = malloc(sizeof(double) * (size_t)n * R);
+    measure(st, items, n, &c->a, &c->b, R, lr);
+    /* per point and regime: the mean over cases of the per-round log ratio */
+    double *acc = calloc((size_t)R, sizeof *acc);
+    for (int p = 0; p < np; p++) {
+        for (int g = 0; g < 2; g++) {
+            int cnt = 0;
+            memset(acc, 0, sizeof *acc * (size_t)R);
+            for (int i = 0; i < n; i++)
+                if (slot[i] == p && regime[i] == g) {
+                    cnt++;
+                    for (int r = 0; r < R; r++)
+                        acc[r] += lr[i * R + r];
+                }
+            double m = 0, ci = -1;
+            if (cnt) {
+                for (int r = 0; r < R; r++)
+                    acc[r] /= cnt;
+                m = mean_ci(acc, R, &ci);
+            }
+            if (g == 0)
+                pts[p].hot = m, pts[p].hot_ci = ci;
+            else
+                pts[p].cold = m, pts[p].cold_ci = ci;
+        }
+    }
+    free(acc);
+    free(lr);
+    qsort(pts, (size_t)np, sizeof *pts, size_cmp);
+    for (int k = 0; k < c->shape; k++)
+        c->r.def[k] = to_bound(c, (unsigned)k, *tfield(&base, c->bound[k]));
+    fcb_tune_choose(pts, np, objective, c->shape, c->r.def, c->r.out);
+    if (st->cfg.verbose) {
+        printf("# %s: time B/A per size (95%% interval), verdict\n", c->what);
+        for (int p = 0; p < np; p++) {
+            size_t s = pts[p].size, *d = c->r.def;
+            int def_b = c->shape == FCB_SHAPE_FROM     ? s >= d[0]
+                        : c->shape == FCB_SHAPE_WINDOW ? s >= d[0] && s < d[1]
+                                                       : (s >= d[0] && s < d[1]) || s >= d[2];
+            int v = fcb_tune_verdict(&pts[p], objective, def_b, NULL, NULL);
+            printf("#   %10zu  hot %.3f (%.3f-%.3f)", pts[p].size, exp(pts[p].hot),
+                   exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
+            if (pts[p].cold_ci >= 0)
+                printf("  cold %.3f (%.3f-%.3f)", exp(pts[p].cold),
+                       exp(pts[p].cold - pts[p].cold_ci), exp(pts[p].cold + pts[p].cold_ci));
+            printf("  %s\n", v > 0 ? "B" : v < 0 ? "A" : "-");
+        }
+    }
+    /* where the path changed, what it gained */
+    double gh = 0, gc = 0;
+    int nh = 0, ncold = 0;
+    c->r.lo_size = c->r.hi_size = 0;
+    for (int p = 0; p < np; p++) {
+        size_t s = pts[p].size;
+        int was_b = c->shape == FCB_SHAPE_FROM     ? s >= c->r.def[0]
+                    : c->shape == FCB_SHAPE_WINDOW ? s >= c->r.def[0] && s < c->r.def[1]
+                                                   : (s >= c->r.def[0] && s < c->r.def[1]) ||
+                                                         s >= c->r.def[2];
+        int is_b = c->shape == FCB_SHAPE_FROM     ? s >= c->r.out[0]
+                   : c->shape == FCB_SHAPE_WINDOW ? s >= c->r.out[0] && s < c->r.out[1]
+                                                  : (s >= c->r.out[0] && s < c->r.out[1]) ||
+                                                        s >= c->r.out[2];
+        if (was_b == is_b)
+            continue;
+        double sign = is_b ? 1 : -1;
+        if (pts[p].hot_ci >= 0)
+            gh += sign * pts[p].hot, nh++;
+        if (pts[p].cold_ci >= 0)
+            gc += sign * pts[p].cold, ncold++;
+        if (!c->r.lo_size)
+            c->r.lo_size = s;
+        c->r.hi_size = s;
+    }
+    c->r.gain_hot = nh ? exp(gh / nh) : 1;
+    c->r.gain_cold = ncold ? exp(gc / ncold) : 1;
+    c->r.measured = 1;
+}
+
+/* ---- variants ---- */
+
+struct vchoice {
+    int func;
+    unsigned def, out;
+    double gain_hot, gain_cold;
+    int measured;
+};
+
+/* Each usable variant against the policy's, on the hot grid up to 64 KiB (and
+ * memset's small sizes) and the fleet mixes: the first measured better than the
+ * policy's by the objective's rule, the most. */
+static void run_variants(struct fcb_state *st, struct vchoice *v, int objective, int R)
+{
+    const struct fc_variant *list;
+    size_t nv = fc_variants(&list);
+    int f = v->func;
+    const char *fn = fcb_func_name(f), *def = fc_arch_variant_name(f, policy.sel[f]);
+    double best = 0;
+    v->def = v->out = policy.sel[f];
+    for (size_t k = 0; k < nv; k++) {
+        if (strcmp(list[k].func, fn) || !list[k].usable || !strcmp(list[k].name, def))
+            continue;
+        struct fcb_item *items[512], *ref[512];
+        int regime[512], n = 0;
+        for (int j = 0; j < st->nitems && n < 512; j++) {
+            struct fcb_case *cs = &st->cases[st->items[j].c];
+            if (cs->func != f || strcmp(st->impls[st->items[j].i].name, list[k].name))
+                continue;
+            int hot = !strcmp(cs->group, "tune") && !cs->cold && cs->size <= 65536 &&
+                      strncmp(cs->key, "alias", 5);
+            int mix = cs->mix && cs->mix_default;
+            if (!hot && !mix)
+                continue;
+            struct fcb_item *r = find_item(st, cs->name, def);
+            if (!r)
+                continue;
+            items[n] = &st->items[j], ref[n] = r, regime[n++] = mix;
+        }
+        if (!n)
+            continue;
+        say("%s: %s against %s, %d cases x %d rounds", fn, list[k].name, def, n, R);
+        double target = st->cfg.sample_us * 1e3;
+        apply(&(struct side){0});
+        for (int i = 0; i < n; i++) {
+            fcb_calibrate(st, items[i], target);
+            ref[i]->iters = items[i]->iters;
+        }
+        double *acc[2];
+        acc[0] = calloc((size_t)R, sizeof(double));
+        acc[1] = calloc((size_t)R, sizeof(double));
+        int cnt[2] = {0, 0};
+        for (int i = 0; i < n; i++)
+            cnt[regime[i]]++;
+        for (int r = 0; r < R; r++)
+            for (int i = 0; i < n; i++) {
+                double a, b;
+                if (r & 1)
+                    b = sample(st, items[i]), a = sample(st, ref[i]);
+                else
+                    a = sample(st, ref[i]), b = sample(st, items[i]);
+                acc[regime[i]][r] += log(b / a) / cnt[regime[i]];
+            }
+        struct fcb_tune_point p = {1, 0, -1, 0, -1};
+        if (cnt[0])
+            p.hot = mean_ci(acc[0], R, &p.hot_ci);
+        if (cnt[1])
+            p.cold = mean_ci(acc[1], R, &p.cold_ci);
+        free(acc[0]);
+        free(acc[1]);
+        double la, lb;
+        if (fcb_tune_verdict(&p, objective, 0, &la, &lb) == 1 && la > best) {
+            best = la;
+            v->out = (unsigned)fc_arch_variant_index(f, list[k].name);
+            v->gain_hot = exp(p.hot);
+            v->gain_cold = exp(p.cold);
+        }
+    }
+    v->measured = 1;
+}
+
+/* ---- the plan per architecture ---- */
+
+/* The rows below leave the result (r) to zero. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+static int plan(struct cutover *c)
+{
+    int n = 0;
+    const char *cpy = fc_arch_variant_name(FC_MEMCPY, policy.sel[FC_MEMCPY]);
+    const char *set = fc_arch_variant_name(FC_MEMSET, policy.sel[FC_MEMSET]);
+    (void)cpy, (void)set;
+#if defined(__x86_64__)
+    int rep_copy = !strcmp(cpy, "avx512") || !strcmp(cpy, "erms");
+    int rep_set = !strcmp(set, "avx512") || !strcmp(set, "erms");
+    if (rep_copy)
+        c[n++] = (struct cutover){
+            "rep_movsb_threshold: vector loop (below) or rep movsb (from)",
+            {FC_MEMCPY}, 1, FCB_TUNE_GRID, "hot+cold", FCB_SHAPE_FROM,
+            {FC_T_rep_movsb_threshold},
+            {3, {FC_T_rep_movsb_threshold, FC_T_rep_movsb_stop, FC_T_nt_threshold},
+             {FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}},
+            {3, {FC_T_rep_movsb_threshold, FC_T_rep_movsb_stop, FC_T_nt_threshold},
+             {256, FC_TUN_MAX, FC_TUN_MAX}}};
+    if (rep_set)
+        c[n++] = (struct cutover){
+            "rep_stosb_threshold/stop/resume: vector loop or rep stosb",
+            {FC_MEMSET}, 1, FCB_TUNE_GRID, "hot+cold", FCB_SHAPE_TWO,
+            {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume},
+            {4, {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume,
+                 FC_T_nt_threshold}, {FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}},
+            {4, {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume,
+                 FC_T_nt_threshold}, {256, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}}};
+    c[n++] = (struct cutover){
+        "nt_threshold: cached stores (below) or non-temporal (from)",
+        {FC_MEMCPY, FC_MEMSET}, 2, FCB_TUNE_LARGE, "hot+cold", FCB_SHAPE_FROM,
+        {FC_T_nt_threshold},
+        {2, {FC_T_nt_threshold, FC_T_rep_movsb_stop}, {FC_TUN_MAX, FC_TUN_MAX}},
+        {2, {FC_T_nt_threshold, FC_T_rep_movsb_stop}, {16384, 16384}}};
+    c[n++] = (struct cutover){
+        "alias_backward_stop: 4K-aliased copies backward (below) or forward (from)",
+        {FC_MEMCPY}, 1, FCB_TUNE_GRID, "alias", FCB_SHAPE_FROM,
+        {FC_T_alias_backward_stop},
+        {1, {FC_T_alias_backward_stop}, {FC_TUN_MAX}},
+        {1, {FC_T_alias_backward_stop}, {0}}};
+    if (!strcmp(set, "avx512"))
+        c[n++] = (struct cutover){
+            "memset_masked_max: branch-free (0) or one masked store (64)",
+            {FC_MEMSET}, 1, FCB_TUNE_SMALL, "small+mix", FCB_SHAPE_FROM,
+            {FC_T_memset_masked_max},
+            {1, {FC_T_memset_masked_max}, {0}},
+            {1, {FC_T_memset_masked_max}, {64}}};
+#elif defined(__aarch64__)
+    if (base.zva_size)
+        c[n++] = (struct cutover){
+            "zva_threshold: stores (below) or DC ZVA (from), memset of zero",
+            {FC_MEMSET}, 1, FCB_TUNE_GRID, "hot+cold", FCB_SHAPE_FROM,
+            {FC_T_zva_threshold},
+            {1, {FC_T_zva_threshold}, {FC_TUN_MAX}},
+            {1, {FC_T_zva_threshold}, {64}}};
+#endif
+    return n;
+}
+#pragma GCC diagnostic pop
+
+/* ---- output ---- */
+
+static void fmt_size(char *buf, size_t cap, size_t v)
+{
+    buf[0] = 0;
+    fc_strcat_size(buf, cap, v);
+}
+
+/* 1 when this looks like a user-mode emulator: the program's architecture is not
+ * the kernel's (qemu-user passes uname through only when asked to fake it, so
+ * also the emulator's own name in /proc/self/maps). */
+static int emulated(void)
+{
+    if (getenv("QEMU_LD_PREFIX") || getenv("QEMU_CPU"))
+        return 1;
+    FILE *f = fopen("/proc/self/maps", "r");
+    char line[512];
+    int q = 0;
+    while (f && !q && fgets(line, sizeof line, f))
+        q = strstr(line, "qemu-") != NULL;
+    if (f)
+        fclose(f);
+    return q;
+}
+
+int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
+{
+    static const char *const objname[] = {"balanced", "hot", "cold"};
+    struct cutover cuts[8];
+    struct vchoice vars[FC_NFUNCS];
+    int R = o->quick ? 5 : 11;
+    double t0 = fcb_now_ns();
+    quiet = st->cfg.progress < 0;
+
+    /* What the tuning starts from: the built-in policy on this CPU (not a tuning
+     * file or FASTCOPY_* variables this process may have read). */
+    const fc_cpu_t *cpu = fc_cpu_facts();
+    fc_arch_policy(cpu, &policy);
+    base = policy.tun;
+    fc_tun = base;
+
+    if (emulated())
+        fprintf(stderr, "fcbench: tune: this looks like an emulator (QEMU): its timings mean "
+                        "nothing; the file is written all the same (for tests)\n");
+    int nc = plan(cuts);
+    say("%d cut-overs and %d variant choices to time (%s objective%s)", nc, FC_NFUNCS,
+        objname[o->objective], o->quick ? ", --quick" : "");
+    for (int k = 0; k < nc; k++)
+        run_cutover(st, &cuts[k], o->objective, R);
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        vars[f] = (struct vchoice){f, 0, 0, 1, 1, 0};
+        run_variants(st, &vars[f], o->objective, o->quick ? 3 : 5);
+    }
+    fc_tun = base;
+
+    /* the values */
+    struct fc_tunables now = base;
+    for (int k = 0; k < nc; k++) {
+        if (!cuts[k].r.measured)
+            continue;
+        for (int b = 0; b < cuts[k].shape; b++)
+            *tfield(&now, cuts[k].bound[b]) = from_bound(&cuts[k], (unsigned)b, cuts[k].r.out[b]);
+    }
+    /* the policy keeps rep movsb up to the non-temporal threshold */
+    if (base.rep_movsb_stop == base.nt_threshold)
+        now.rep_movsb_stop = now.nt_threshold;
+
+    /* the table */
+    printf("\n# fcbench --tune (%s objective): %s\n", objname[o->objective],
+           "time ratios are new/old where the value changed (< 1 = faster)");
+    printf("%-22s %10s %10s  %s\n", "tunable", "policy", "measured", "where it changed");
+    for (unsigned t = 0; t < FC_NTUN; t++) {
+        int k;
+        for (k = 0; k < nc; k++) {
+            int hit = 0;
+            for (int b = 0; b < cuts[k].shape; b++)
+                hit |= cuts[k].bound[b] == t;
+            if (hit)
+                break;
+        }
+        if (k == nc && !(t == FC_T_rep_movsb_stop && now.rep_movsb_stop != base.rep_movsb_stop))
+            continue;
+        char a[24], b[24], lo[24], hi[24];
+        fmt_size(a, sizeof a, *tfield(&base, t));
+        fmt_size(b, sizeof b, *tfield(&now, t));
+        if (*tfield(&base, t) == *tfield(&now, t))
+            printf("%-22s %10s %10s  unchanged\n", tun_key[t], a, b);
+        else if (k < nc && cuts[k].r.lo_size) {
+            fmt_size(lo, sizeof lo, cuts[k].r.lo_size);
+            fmt_size(hi, sizeof hi, cuts[k].r.hi_size);
+            printf("%-22s %10s %10s  sizes %s-%s: hot %.2fx, cold %.2fx\n", tun_key[t], a, b,
+                   lo, hi, cuts[k].r.gain_hot, cuts[k].r.gain_cold);
+        } else
+            printf("%-22s %10s %10s  (follows nt_threshold)\n", tun_key[t], a, b);
+    }
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        const char *a = fc_arch_variant_name(f, vars[f].def);
+        const char *b = fc_arch_variant_name(f, vars[f].out);
+        if (vars[f].out == vars[f].def)
+            printf("%-22s %10s %10s  unchanged\n", fc_func_name(f), a, b);
+        else
+            printf("%-22s %10s %10s  hot sizes %.2fx, fleet mixes %.2fx\n", fc_func_name(f), a,
+                   b, vars[f].gain_hot, vars[f].gain_cold);
+    }
+
+    /* the file */
+    char ident[FC_IDENTITY_LEN], when[32];
+    fc_arch_identity(cpu, ident, sizeof ident);
+    time_t tnow = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d", gmtime(&tnow));
+    FILE *out = fopen(o->out, "w");
+    if (!out) {
+        fprintf(stderr, "fcbench: --out %s: %s\n", o->out, strerror(errno));
+        return 1;
+    }
+    fprintf(out, "%s; cpu: %s; libfastcopy %s; fcbench --tune%s --objective %s, %s\n",
+            FC_TUNING_MAGIC, ident, fc_version(), o->quick ? " --quick" : "",
+            objname[o->objective], when);
+    fprintf(out, "# Read by libfastcopy at load time (FASTCOPY_TUNING=this file, or installed as\n"
+                 "# " FC_TUNING_SYSTEM "); FASTCOPY_* variables win over it.\n"
+                 "# Values the measurement left as the policy has them are comments.\n");
+    for (unsigned t = 0; t < FC_NTUN; t++) {
+        char v[24];
+        if (!*tfield(&base, t) && !*tfield(&now, t) && t != FC_T_alias_backward_stop &&
+            t != FC_T_memset_masked_max)
+            continue;
+#if defined(__x86_64__)
+        if (t == FC_T_zva_threshold || t == FC_T_zva_size || t == FC_T_cboz_size)
+            continue;
+#endif
+        if (t == FC_T_zva_size || t == FC_T_cboz_size)
+            continue;
+        fmt_size(v, sizeof v, *tfield(&now, t));
+        if (*tfield(&base, t) == *tfield(&now, t))
+            fprintf(out, "# %s = %s  (the policy's)\n", tun_key[t], v);
+        else
+            fprintf(out, "%s = %s\n", tun_key[t], v);
+    }
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        const char *b = fc_arch_variant_name(f, vars[f].out);
+        if (vars[f].out == vars[f].def)
+            fprintf(out, "# %s = %s  (the policy's)\n", fc_func_name(f), b);
+        else
+            fprintf(out, "%s = %s\n", fc_func_name(f), b);
+    }
+    if (fclose(out)) {
+        fprintf(stderr, "fcbench: --out %s: %s\n", o->out, strerror(errno));
+        return 1;
+    }
+    printf("\nwrote %s (%.0f s). Use it for one program:\n"
+           "  FASTCOPY_TUNING=%s%s%s program\n"
+           "or for every program on this machine:\n"
+           "  sudo install -D -m 644 %s " FC_TUNING_SYSTEM "\n"
+           "(fastcopy-info shows what it changed; remove the file to undo).\n",
+           o->out, (fcb_now_ns() - t0) / 1e9, o->out[0] == '/' ? "" : "$PWD/",
+           o->out[0] == '/' ? "" : "", o->out, o->out);
+    return 0;
+}

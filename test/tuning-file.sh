@@ -1,0 +1,178 @@
+#!/bin/sh
+# tuning-file.sh FCBENCH FASTCOPY_INFO PRINT_SELECTED: the tuning file, end to end.
+# `fcbench --tune --quick` writes one that the library loads (round trip); then the
+# loader's answers to bad files, each checked through fastcopy-info's report and
+# its stderr: empty, binary, oversized, truncated mid-line, CRLF, duplicate keys,
+# unknown keys, values out of range, another CPU's identity, unreadable, a
+# directory, a FIFO (must not block); precedence (FASTCOPY_* > file > policy); and
+# under AT_SECURE (a setuid copy, root only) FASTCOPY_TUNING ignored, a root-owned
+# system file honoured, a group-writable one not.  Under an emulator
+# (MESON_EXE_WRAPPER) FASTCOPY_* reach the guest through the emulator's environment.
+set -u
+fcb=$1 info=$2 psel=${3:-}
+. "$(dirname "$0")/checks.sh"
+run() { ${MESON_EXE_WRAPPER:-} "$@"; }
+
+# --- the round trip ---------------------------------------------------------
+if run "$fcb" --tune --quick --no-progress --out "$W/t.conf" > "$W/tune.out" 2> "$W/tune.err"; then
+  ok "fcbench --tune --quick writes a file"
+else
+  bad "fcbench --tune --quick failed: $(cat "$W/tune.err")"
+fi
+head -n 1 "$W/t.conf" | grep -q '^# libfastcopy tuning 1; cpu: .*; libfastcopy ' \
+  && ok "first line names the CPU and the version" || bad "first line: $(head -n 1 "$W/t.conf")"
+grep -q '^tunable .* policy .* measured' "$W/tune.out" && ok "--tune prints its table" \
+  || bad "no table: $(cat "$W/tune.out")"
+FASTCOPY_TUNING=$W/t.conf run "$info" > "$W/info" 2> "$W/err"
+[ ! -s "$W/err" ] && ok "the written file loads without a word" || bad "loading it: $(cat "$W/err")"
+grep -q "$W/t.conf (measured on this CPU with libfastcopy" "$W/info" \
+  && ok "fastcopy-info names the file" || bad "fastcopy-info: $(grep -A1 'Tuning' "$W/info")"
+# every active line of the file shows as "tuning file" in fastcopy-info
+grep -v '^#' "$W/t.conf" | sed -n 's/^\([a-z_0-9]*\) = \(.*\)$/\1 \2/p' > "$W/active"
+while read -r key val; do
+  grep -Eq "^  $key +$val +tuning file|^  $key +$val +tuning file" "$W/info" \
+    && ok "$key = $val applied" || bad "$key = $val not shown as from the tuning file"
+done < "$W/active"
+
+# a file of our own, with the identity line fcbench wrote
+head -n 1 "$W/t.conf" > "$W/hdr"
+arch=$(sed -n 's/^libfastcopy [^ ]* (\(.*\))$/\1/p' "$W/info")
+# the "Why" section's line: "  memcpy   avx512   policy       ..."
+default_memcpy=$(sed -n 's/^  memcpy   \([a-z0-9_]*\) *\(policy\|tuning file\|environment\) .*/\1/p' "$W/info")
+[ -n "$default_memcpy" ] && ok "fastcopy-info names memcpy's variant ($default_memcpy)" \
+  || bad "no memcpy line in fastcopy-info's Why section"
+# a variant every build has, and a threshold of this architecture (if any)
+case "$arch" in
+  x86_64) key=rep_movsb_threshold good=8K range=100 ;;
+  aarch64) key=zva_threshold good=4K range=8 ;;
+  *) key= good= range= ;;
+esac
+info_of() { # FILE [ENV...]: fastcopy-info with FASTCOPY_TUNING=FILE
+  f=$1; shift
+  env FASTCOPY_TUNING="$f" "$@" ${MESON_EXE_WRAPPER:-} "$info" > "$W/info" 2> "$W/err"
+}
+lines() { grep -c '^libfastcopy: ' "$W/err"; }
+memcpy_is() { grep -Eq "^  memcpy   $1 +(policy|tuning file|environment) " "$W/info"; }
+
+{ cat "$W/hdr"; printf 'memcpy = generic\r\n'; [ -n "$key" ] && printf '%s = %s\r\n' "$key" "$good"; } > "$W/crlf"
+info_of "$W/crlf"
+memcpy_is generic && [ "$(lines)" -eq 0 ] && ok "CRLF lines apply" \
+  || bad "CRLF: $(cat "$W/err"; grep '^  memcpy ' "$W/info")"
+grep -q '^  memcpy   generic  *tuning file' "$W/info" && ok "the variant's source is the tuning file" \
+  || bad "variant source: $(grep '^  memcpy ' "$W/info")"
+if [ -n "$key" ]; then
+  grep -Eq "^  $key +$good +tuning file" "$W/info" && ok "$key = $good from the file" \
+    || bad "$key: $(grep "^  $key" "$W/info")"
+  info_of "$W/crlf" "FASTCOPY_$(echo $key | tr a-z A-Z)=16K"
+  grep -Eq "^  $key +16K +environment" "$W/info" && ok "FASTCOPY_* wins over the file" \
+    || bad "precedence: $(grep "^  $key" "$W/info")"
+fi
+
+: > "$W/empty"
+info_of "$W/empty"
+grep -q "tuning file $W/empty: empty; ignored" "$W/err" && [ "$(lines)" -eq 1 ] \
+  && memcpy_is "$default_memcpy" && ok "empty file: one line, ignored" || bad "empty: $(cat "$W/err")"
+
+{ printf '\177ELF\0\0\0binary'; head -c 2000 /dev/zero; printf '\nmemcpy = generic\n'; } > "$W/binary"
+info_of "$W/binary"
+[ "$(lines)" -eq 1 ] && memcpy_is "$default_memcpy" && grep -q "not a libfastcopy tuning file" "$W/err" \
+  && ok "binary file: one line, ignored" || bad "binary: $(cat "$W/err")"
+
+{ cat "$W/hdr"; echo "memcpy = generic"; i=0; while [ $i -lt 1200 ]; do echo "# padding padding"; i=$((i+1)); done; } > "$W/big"
+info_of "$W/big"
+[ "$(lines)" -eq 1 ] && memcpy_is "$default_memcpy" && grep -q "larger than 16 KiB" "$W/err" \
+  && ok "oversized file: one line, ignored" || bad "oversized: $(cat "$W/err")"
+
+{ cat "$W/hdr"; printf 'memmove = generic\nmemcpy = gene'; } > "$W/trunc"
+info_of "$W/trunc"
+[ "$(lines)" -eq 1 ] && memcpy_is "$default_memcpy" && grep -Eq "^  memmove  generic +tuning file" "$W/info" \
+  && grep -q "line 3: no newline at the end" "$W/err" \
+  && ok "truncated mid-line: the last line skipped, the rest applies" || bad "truncated: $(cat "$W/err")"
+
+{ cat "$W/hdr"; echo "memcpy = generic"; echo "memcpy = $default_memcpy"; } > "$W/dup"
+info_of "$W/dup"
+[ "$(lines)" -eq 1 ] && memcpy_is generic && grep -q "line 3: memcpy given again (first at line 2)" "$W/err" \
+  && ok "duplicate key: one line, the first stands" || bad "duplicate: $(cat "$W/err")"
+
+{ cat "$W/hdr"; echo "no_such_key = 4K"; echo "memcpy = generic  # a comment"; echo "memset = nosuch"; echo "just words"; } > "$W/unknown"
+info_of "$W/unknown"
+[ "$(lines)" -eq 3 ] && memcpy_is generic && grep -q 'line 2: unknown key "no_such_key"' "$W/err" \
+  && grep -q "line 4: memset = nosuch: unknown variant" "$W/err" && grep -q 'line 5: not "key = value"' "$W/err" \
+  && ok "unknown key, unknown variant, not key = value: one line each, the rest applies" \
+  || bad "unknown: $(cat "$W/err")"
+
+if [ -n "$key" ]; then
+  { cat "$W/hdr"; echo "$key = $range"; echo "memcpy = generic"; } > "$W/range"
+  info_of "$W/range"
+  [ "$(lines)" -eq 1 ] && memcpy_is generic && grep -q "line 2: $key = $range: not a size of" "$W/err" \
+    && grep -Eq "^  $key +[^ ]+ +policy" "$W/info" \
+    && ok "value out of range: one line, the policy's value stands" || bad "range: $(cat "$W/err")"
+fi
+
+sed '1s/cpu: [^;]*;/cpu: x86_64 Other family 99 model 1 stepping 0, L1d 1K, L2 1K, L3 1K;/' "$W/crlf" > "$W/other"
+info_of "$W/other"
+[ "$(lines)" -eq 1 ] && memcpy_is "$default_memcpy" && grep -q "measured on another CPU" "$W/err" \
+  && grep -q "ignored: measured on another CPU" "$W/info" \
+  && ok "another CPU's file: one line, ignored as a whole" || bad "other CPU: $(cat "$W/err")"
+
+info_of "$W"
+[ "$(lines)" -eq 1 ] && grep -q "not a regular file; ignored" "$W/err" && ok "a directory: one line, ignored" \
+  || bad "directory: $(cat "$W/err")"
+if mkfifo "$W/fifo" 2>/dev/null; then
+  if FASTCOPY_TUNING=$W/fifo timeout 20 ${MESON_EXE_WRAPPER:-} "$info" > "$W/info" 2> "$W/err"; then
+    grep -q "not a regular file; ignored" "$W/err" && ok "a FIFO: does not block, ignored" \
+      || bad "FIFO: $(cat "$W/err")"
+  else
+    bad "a FIFO as the tuning file blocked or failed"
+  fi
+fi
+info_of "$W/no-such-file"
+[ "$(lines)" -eq 1 ] && grep -q "does not exist; ignored" "$W/err" && ok "a missing file: one line" \
+  || bad "missing: $(cat "$W/err")"
+if [ "$(id -u)" -ne 0 ]; then
+  cp "$W/crlf" "$W/unreadable" && chmod 000 "$W/unreadable"
+  info_of "$W/unreadable"
+  [ "$(lines)" -eq 1 ] && grep -q "cannot be read" "$W/err" && memcpy_is "$default_memcpy" \
+    && ok "an unreadable file: one line, ignored" || bad "unreadable: $(cat "$W/err")"
+else
+  echo "# unreadable file: skipped as root (root reads any file)"
+fi
+info_of ""
+grep -q "none (FASTCOPY_TUNING is empty)" "$W/info" && [ ! -s "$W/err" ] \
+  && ok "FASTCOPY_TUNING= (empty) reads no file" || bad "empty FASTCOPY_TUNING: $(cat "$W/err")"
+
+# --- AT_SECURE: root, setpriv, not under an emulator ---------------------------
+if [ -n "$psel" ] && [ "$(id -u)" -eq 0 ] && [ -x /usr/bin/setpriv ] && [ -z "${MESON_EXE_WRAPPER:-}" ] \
+   && [ ! -e /etc/fastcopy/tuning.conf ]; then
+  mkdir -p "$W/s" && chmod 755 "$W" "$W/s" && cp "$psel" "$W/s/psel" && chmod 4755 "$W/s/psel"
+  chmod 644 "$W/crlf"
+  secure() { env FASTCOPY_TUNING="$W/crlf" /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$W/s/psel" 2>&1; }
+  out=$(secure)
+  case "$out" in
+    *"error while loading"*) echo "# AT_SECURE: the setuid copy cannot load the library: skipped" ;;
+    *)
+      echo "$out" | grep -q "^memcpy=$default_memcpy " && ! echo "$out" | grep -q libfastcopy: \
+        && ok "AT_SECURE: FASTCOPY_TUNING ignored" || bad "AT_SECURE honoured FASTCOPY_TUNING: $out"
+      made_dir=0; [ -d /etc/fastcopy ] || { mkdir -p /etc/fastcopy && made_dir=1; }
+      trap 'rm -f /etc/fastcopy/tuning.conf; [ $made_dir -eq 1 ] && rmdir /etc/fastcopy; rm -rf "$W"' EXIT
+      cp "$W/crlf" /etc/fastcopy/tuning.conf && chown 0:0 /etc/fastcopy/tuning.conf && chmod 644 /etc/fastcopy/tuning.conf
+      out=$(secure)
+      echo "$out" | grep -q "^memcpy=generic " && ok "AT_SECURE: a root-owned system file is honoured" \
+        || bad "AT_SECURE, root-owned 0644 system file: $out"
+      chmod 664 /etc/fastcopy/tuning.conf
+      out=$(secure)
+      echo "$out" | grep -q "^memcpy=$default_memcpy " && echo "$out" | grep -q "writable by group or others" \
+        && ok "AT_SECURE: a group-writable system file is not" || bad "AT_SECURE, 0664 system file: $out"
+      # and without privileges the same system file is read (FASTCOPY_TUNING unset)
+      chmod 644 /etc/fastcopy/tuning.conf
+      run "$info" > "$W/info" 2> "$W/err"
+      grep -q "^  /etc/fastcopy/tuning.conf (measured on this CPU" "$W/info" && memcpy_is generic \
+        && ok "the system file is read when FASTCOPY_TUNING is unset" || bad "system file: $(grep -A1 Tuning "$W/info")"
+      rm -f /etc/fastcopy/tuning.conf ;;
+  esac
+else
+  echo "# AT_SECURE checks: skipped (need root, setpriv, no emulator, no /etc/fastcopy/tuning.conf)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
