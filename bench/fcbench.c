@@ -955,7 +955,7 @@ int main(int argc, char **argv)
         /* The output file is opened before the run, not found unwritable after it. */
         FILE *t = fopen(topt.out, "a");
         if (!t) {
-            fprintf(stderr, "fcbench: --out %s: %s\n", topt.out, strerror(errno));
+            fprintf(stderr, "fcbench: --out '%s': %s\n", topt.out, strerror(errno));
             return 2;
         }
         fclose(t);

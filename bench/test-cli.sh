@@ -56,6 +56,11 @@ done
 refuse "$fcb" "'/nonexistent/out.csv'" --quick --csv /nonexistent/out.csv
 refuse "$fcb" "'/nonexistent/out.json'" --quick --json /nonexistent/out.json
 refuse "$fcb" "--csv" --csv
+refuse "$fcb" "'/nonexistent/t.conf'" --tune --quick --out /nonexistent/t.conf
+refuse "$fcb" "'lukewarm'" --tune --objective lukewarm
+refuse "$fcb" "--objective" --tune --objective
+refuse "$fcb" "--out" --tune --out ''
+refuse "$fcb" "--tune takes only" --tune --quick --group sizes
 refuse "$fcb" "--group" --list --quick --func memset --group dist
 
 # Good input.

@@ -23,6 +23,12 @@ head -n 1 "$W/t.conf" | grep -q '^# libfastcopy tuning 1; cpu: .*; libfastcopy '
   && ok "first line names the CPU and the version" || bad "first line: $(head -n 1 "$W/t.conf")"
 grep -q '^tunable .* policy .* measured' "$W/tune.out" && ok "--tune prints its table" \
   || bad "no table: $(cat "$W/tune.out")"
+if [ -n "${MESON_EXE_WRAPPER:-}" ]; then
+  grep -q "emulator (QEMU): its timings mean nothing" "$W/tune.err" \
+    && ok "--tune says an emulator's timings mean nothing" || bad "no emulator warning: $(cat "$W/tune.err")"
+else
+  ! grep -q "emulator" "$W/tune.err" && ok "no emulator warning natively" || bad "emulator warning natively"
+fi
 FASTCOPY_TUNING=$W/t.conf run "$info" > "$W/info" 2> "$W/err"
 [ ! -s "$W/err" ] && ok "the written file loads without a word" || bad "loading it: $(cat "$W/err")"
 grep -q "$W/t.conf (measured on this CPU with libfastcopy" "$W/info" \
@@ -37,8 +43,9 @@ done < "$W/active"
 # a file of our own, with the identity line fcbench wrote
 head -n 1 "$W/t.conf" > "$W/hdr"
 arch=$(sed -n 's/^libfastcopy [^ ]* (\(.*\))$/\1/p' "$W/info")
-# the "Why" section's line: "  memcpy   avx512   policy       ..."
-default_memcpy=$(sed -n 's/^  memcpy   \([a-z0-9_]*\) *\(policy\|tuning file\|environment\) .*/\1/p' "$W/info")
+# the "Why" section's line: "  memcpy   avx512   policy       ...", with no file
+FASTCOPY_TUNING= run "$info" > "$W/info0" 2>/dev/null
+default_memcpy=$(sed -n 's/^  memcpy   \([a-z0-9_]*\) *\(policy\|tuning file\|environment\) .*/\1/p' "$W/info0")
 [ -n "$default_memcpy" ] && ok "fastcopy-info names memcpy's variant ($default_memcpy)" \
   || bad "no memcpy line in fastcopy-info's Why section"
 # a variant every build has, and a threshold of this architecture (if any)
