@@ -36,9 +36,10 @@ enum fcb_shape { FCB_SHAPE_FROM = 1, FCB_SHAPE_WINDOW = 2, FCB_SHAPE_TWO = 3 };
  *   hot, cold: the faster path in that regime.
  *   balanced (the default): per size, the path whose worse ratio, hot or cold,
  *     against the other is smaller (the rule the x86 policy's windows were chosen
- *     by) -- but the default's path is left only for one that is nowhere more than
- *     5% slower (no cell of a benchmark run gets slower beyond noise), and a path
- *     more than 5% slower in a regime costs so much that no gain elsewhere buys it. */
+ *     by) -- but the default's path is left only for one shown to be nowhere more
+ *     than 5% slower (the top of its 95% interval, in every regime: no cell of a
+ *     benchmark run gets slower beyond noise), and a path not shown so costs so
+ *     much that no gain elsewhere buys it. */
 int fcb_tune_verdict(const struct fcb_tune_point *p, int objective, int def_b, double *loss_a,
                      double *loss_b);
 

@@ -41,12 +41,19 @@ int fcb_tune_verdict(const struct fcb_tune_point *p, int objective, int def_b, d
             worse_a = fmax(worse_a, -p->cold);
         }
         double wd = def_b ? worse_b : worse_a, wn = def_b ? worse_a : worse_b;
+        /* the other path's cost against the default's, at the top of its 95%
+         * interval: it must be shown to cost at most 5%, not just measured so */
+        double sn = def_b ? -1 : 1, wn_hi = -INFINITY;
+        if (p->hot_ci >= 0)
+            wn_hi = fmax(wn_hi, sn * p->hot + p->hot_ci);
+        if (p->cold_ci >= 0)
+            wn_hi = fmax(wn_hi, sn * p->cold + p->cold_ci);
         double ld = 0, ln = 0;
-        if (wn < wd && wn <= FCB_TUNE_MAX_COST) {
+        if (wn < wd && wn_hi <= FCB_TUNE_MAX_COST) {
             ld = wd - wn; /* the other path: better, and nowhere more than 5% worse */
             v = def_b ? -1 : 1;
-        } else if (wn > FCB_TUNE_MAX_COST) {
-            ln = FCB_TUNE_PENALTY * (wn - FCB_TUNE_MAX_COST) + fmax(wn - wd, 0);
+        } else if (wn_hi > FCB_TUNE_MAX_COST) {
+            ln = FCB_TUNE_PENALTY * (wn_hi - FCB_TUNE_MAX_COST) + fmax(wn - wd, 0);
             v = def_b ? 1 : -1;
         } else if (wd < wn) {
             ln = wn - wd;

@@ -107,6 +107,19 @@ int main(void)
     EXPECT(fcb_tune_verdict(&p[0], FCB_OBJ_BALANCED, 1, NULL, NULL) == -1, "hot only");
     EXPECT(fcb_tune_verdict(&p[0], FCB_OBJ_COLD, 1, NULL, NULL) == 0, "cold objective, no cold");
 
+    /* 1.43x faster hot, 3% slower cold but with an interval reaching 8%: not shown
+     * to cost at most 5%, so the default stands */
+    for (int i = 0; i < NG; i++)
+        p[i].size = grid[i], p[i].hot = log(0.7), p[i].hot_ci = 0.02, p[i].cold = log(1.03),
+        p[i].cold_ci = 0.05;
+    def[0] = FCB_TUNE_NEVER;
+    fcb_tune_choose(p, NG, FCB_OBJ_BALANCED, FCB_SHAPE_FROM, def, out);
+    EXPECT(out[0] == FCB_TUNE_NEVER, "cost not shown under 5%%: %zu", out[0]);
+    for (int i = 0; i < NG; i++)
+        p[i].cold_ci = 0.01;
+    fcb_tune_choose(p, NG, FCB_OBJ_BALANCED, FCB_SHAPE_FROM, def, out);
+    EXPECT(out[0] == 512, "cost shown under 5%%: %zu", out[0]);
+
     /* one function gains, another loses more than 5% at the same size (a shared
      * threshold): the loss is not bought */
     {
