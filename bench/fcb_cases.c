@@ -853,6 +853,30 @@ static void cases_dist(struct builder *b)
 
 /* Cold: each call takes the next of a shuffled list of page-aligned slots in a
  * region far larger than the LLC (independent shuffles for src and dst). */
+static size_t cold_slots(const struct builder *b, size_t n)
+{
+    size_t slot = (n + 4095) & ~(size_t)4095, nslots = b->cold_region / slot;
+    return nslots > 65536 ? 65536 : nslots;
+}
+
+static void cold_walk(struct builder *b, struct fcb_case *c, size_t n)
+{
+    size_t slot = (n + 4095) & ~(size_t)4095, nslots = c->nops;
+    c->cold = 1;
+    uint32_t *ps = malloc(nslots * sizeof *ps), *pd = malloc(nslots * sizeof *pd);
+    for (size_t k = 0; k < nslots; k++)
+        ps[k] = pd[k] = (uint32_t)k;
+    shuffle_u32(ps, nslots, &b->rng);
+    shuffle_u32(pd, nslots, &b->rng);
+    for (size_t k = 0; k < nslots; k++) {
+        c->ops[k].soff = (uint32_t)(ps[k] * slot);
+        c->ops[k].doff = (uint32_t)(pd[k] * slot);
+        c->ops[k].n = (uint32_t)n;
+    }
+    free(ps);
+    free(pd);
+}
+
 static void cases_cold(struct builder *b)
 {
     /* 2, 8 and 32 KiB too: the rep movsb/stosb cut-overs are hot-versus-cold
@@ -864,26 +888,9 @@ static void cases_cold(struct builder *b)
     size_t nsz = b->st->cfg.quick ? 3 : sizeof full / sizeof *full;
     for (size_t i = 0; i < nsz; i++)
         for (int f = 0; f < FCB_NFUNCS; f++) {
-            size_t slot = (sz[i] + 4095) & ~(size_t)4095;
-            size_t nslots = b->cold_region / slot;
-            if (nslots > 65536)
-                nslots = 65536;
-            struct fcb_case *c = new_case(b, f, "cold", sz[i], nslots, "%zu", sz[i]);
-            if (!c)
-                continue;
-            c->cold = 1;
-            uint32_t *ps = malloc(nslots * sizeof *ps), *pd = malloc(nslots * sizeof *pd);
-            for (size_t k = 0; k < nslots; k++)
-                ps[k] = pd[k] = (uint32_t)k;
-            shuffle_u32(ps, nslots, &b->rng);
-            shuffle_u32(pd, nslots, &b->rng);
-            for (size_t k = 0; k < nslots; k++) {
-                c->ops[k].soff = (uint32_t)(ps[k] * slot);
-                c->ops[k].doff = (uint32_t)(pd[k] * slot);
-                c->ops[k].n = (uint32_t)sz[i];
-            }
-            free(ps);
-            free(pd);
+            struct fcb_case *c = new_case(b, f, "cold", sz[i], cold_slots(b, sz[i]), "%zu", sz[i]);
+            if (c)
+                cold_walk(b, c, sz[i]);
         }
 }
 
@@ -915,27 +922,10 @@ size_t fcb_tune_sizes(int quick, int which, const size_t **sizes)
 
 static void tune_cold_case(struct builder *b, int f, size_t n)
 {
-    size_t slot = (n + 4095) & ~(size_t)4095, nslots = b->cold_region / slot;
-    if (nslots > 65536)
-        nslots = 65536;
-    if (nslots < 4)
-        return;
-    struct fcb_case *c = new_case(b, f, "tune", n, nslots, "cold/%zu", n);
-    if (!c)
-        return;
-    c->cold = 1;
-    uint32_t *ps = malloc(nslots * sizeof *ps), *pd = malloc(nslots * sizeof *pd);
-    for (size_t k = 0; k < nslots; k++)
-        ps[k] = pd[k] = (uint32_t)k;
-    shuffle_u32(ps, nslots, &b->rng);
-    shuffle_u32(pd, nslots, &b->rng);
-    for (size_t k = 0; k < nslots; k++) {
-        c->ops[k].soff = (uint32_t)(ps[k] * slot);
-        c->ops[k].doff = (uint32_t)(pd[k] * slot);
-        c->ops[k].n = (uint32_t)n;
-    }
-    free(ps);
-    free(pd);
+    size_t nslots = cold_slots(b, n);
+    struct fcb_case *c = nslots >= 4 ? new_case(b, f, "tune", n, nslots, "cold/%zu", n) : NULL;
+    if (c)
+        cold_walk(b, c, n);
 }
 
 static void cases_tune(struct builder *b)
