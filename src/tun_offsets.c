@@ -8,7 +8,7 @@ void fc_tun_offsets(void);
 void fc_tun_offsets(void)
 {
 #define FC_TUNABLE(field, env, arch, min, max, meaning)                                \
-    __asm__ volatile("@@@FC_TUN " #field " %0 @@@"                                     \
+    __asm__ volatile(".ascii \"@@@FC_TUN " #field " %0 @@@\""                         \
                      : : "i"(__builtin_offsetof(struct fc_tunables, field)));
 #include "tunables.def"
 #undef FC_TUNABLE
