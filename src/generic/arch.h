@@ -2,6 +2,7 @@
 #ifndef FC_ARCH_H
 #define FC_ARCH_H
 #include "../fc_internal.h"
+#include "../variant_table.h"
 
 #define FC_ARCH_NAME "portable"
 #if defined(__ELF__) && (defined(__x86_64__) || defined(__aarch64__) || defined(__riscv) || defined(__i386__) || defined(__powerpc64__) || defined(__s390x__))
@@ -11,12 +12,11 @@
 #endif
 struct fc_generic_cpu { int unused; };
 typedef struct fc_generic_cpu fc_cpu_t;
-#define FC_GENERIC_MEMCPY_VARIANTS(X) X(generic, fc_memcpy_generic)
-#define FC_GENERIC_MEMMOVE_VARIANTS(X) X(generic, fc_memmove_generic)
-#define FC_GENERIC_MEMSET_VARIANTS(X) X(generic, fc_memset_generic)
-#define FC_MEMCPY_VARIANTS FC_GENERIC_MEMCPY_VARIANTS
-#define FC_MEMMOVE_VARIANTS FC_GENERIC_MEMMOVE_VARIANTS
-#define FC_MEMSET_VARIANTS FC_GENERIC_MEMSET_VARIANTS
+/* The one row (variant_table.h); fc_memcpy_generic is fc_memmove_generic's alias. */
+#define FC_GENERIC_VARIANTS(V, X) V(X, generic, fc_memmove_generic, fc_memset_generic, 1)
+#define FC_VARIANT_TABLE FC_GENERIC_VARIANTS
+enum { FC_GENERIC_VARIANTS(FC_VT_COPY_ID, FC_GENERIC_) FC_GENERIC_COPY_COUNT };
+enum { FC_GENERIC_VARIANTS(FC_VT_SET_ID, FC_GENERIC_) FC_GENERIC_SET_COUNT };
 
 FC_HIDDEN void fc_generic_probe(fc_cpu_t *c, uint64_t a0, const void *a1);
 FC_HIDDEN void fc_generic_policy(const fc_cpu_t *c, struct fc_decision *d);
