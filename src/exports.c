@@ -178,8 +178,7 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
 #if defined(FC_BIND)
 #define FC_EXPORT(ret, name, params, r)                                              \
     FC_BIND(ret, name, params, r)                                                    \
-    __asm__(".text\n\t.p2align 4\n\t.globl " #name "\n\t.type " #name ", @function\n" #name \
-            ":\n" FC_TRAMPOLINE_BODY(name) "\t.size " #name ", .-" #name "\n");
+    __asm__(FC_ASM_BEGIN(#name) FC_TRAMPOLINE_BODY(name) FC_ASM_END(#name));
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
 /* memcpy, memmove and memset on x86_64: no trampoline at all when the avx512
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported

@@ -346,5 +346,3 @@ KERNEL_BEGIN(fc_memmove_avx512)
         vmovdqu64 %zmm17, -64(%r11)
         ret
 KERNEL_END(fc_memmove_avx512)
-
-        .section .note.GNU-stack, "", @progbits

@@ -189,5 +189,3 @@ KERNEL_BEGIN(fc_memset_avx512)
         movq    %r9, %rax
         ret
 KERNEL_END(fc_memset_avx512)
-
-        .section .note.GNU-stack, "", @progbits
