@@ -22,7 +22,7 @@
  *                         every object carries the property (the C compiler
  *                         writes it for C objects), so without it here a program
  *                         built with those flags would lose the protection by
- *                         loading us.  test/check_notes.py checks it.
+ *                         loading us.  test/check_asm.py checks it.
  */
 #ifndef FC_ASM_H
 #define FC_ASM_H

@@ -51,11 +51,13 @@
  * instructions of set-up: counted under QEMU, the DC ZVA loop executes about the
  * same instructions per byte as the stp q loop at 64-byte blocks (2.5 vs 3 per 64
  * bytes), so instruction counts cannot justify it; only the memory system can.
- * Published choices for 64-byte blocks are 256 B (HotSpot's BlockZeroingLowLimit,
- * from its DC ZVA measurements on partners' cores: a large win on two, nothing on
- * the third; raised to 4 x block on larger blocks) and 512 B (the
- * DC_ZVA_THRESHOLD of ARM's optimized-routines memset); we take the larger, which
- * keeps at least 7 whole lines per DC ZVA call at any alignment.  No arm64
+ * Published choices for 64-byte blocks are 129 B (the current memset of ARM's
+ * optimized-routines: DC ZVA past 128 bytes, for 64-byte blocks only), 256 B
+ * (HotSpot's BlockZeroingLowLimit, from its DC ZVA measurements on partners'
+ * cores: a large win on two, nothing on the third; raised to 4 x block on larger
+ * blocks) and 512 B (the DC_ZVA_THRESHOLD of that memset's 2012-2020 versions); we
+ * take the largest, which keeps at least 7 whole lines per DC ZVA call at any
+ * alignment.  No arm64
  * hardware is available to this project to time it (QEMU counts instructions but
  * cannot time a cache-line allocation), so the figure is inherited, not measured
  * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
