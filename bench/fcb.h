@@ -218,7 +218,7 @@ int fcb_compare(const double *a, int na, const double *b, int nb, double *diff,
  * One row per speed target: which cases (shell pattern on the case name, optionally
  * a size range), which impl against which baseline impl, and the bound.  `fcbench
  * --targets` runs only the cases the table needs and prints one PASS/FAIL line per
- * row; a later issue adds its rows here. */
+ * row; a new target is one more row. */
 enum fcb_target_kind {
     FCB_T_DIFF_NS,      /* median(impl) - median(base) <= limit ns, in every case */
     FCB_T_RATIO,        /* median(impl) / median(base) <= limit, in every case */
@@ -237,7 +237,7 @@ enum fcb_target_kind {
 };
 struct fcb_target {
     const char *id;         /* short, stable: "usercopy-small" */
-    const char *issue;      /* where the target comes from */
+    const char *source;     /* where the target comes from: the contract or goal */
     const char *cases;      /* comma list of shell patterns on case names */
     size_t min_size, max_size;  /* only cases with min <= size <= max (0 = no max) */
     const char *impl, *base;    /* impl names; base "libc", "auto", ... */

@@ -615,12 +615,10 @@ static int build_impls(struct fcb_state *st)
             if (!strcmp(v[i].func, fcb_func_name(f)))
                 add_impl(st, v[i].name, f, kinds[f], FCB_I_VARIANT, v[i].fn);
     }
-#ifdef FCB_HAVE_USER_COPY
     add_impl(st, "copy_user", FCB_MEMCPY, FCB_K_COPY_USER, FCB_I_USER,
              (void (*)(void))fc_copy_user);
     add_impl(st, "clear_user", FCB_MEMSET, FCB_K_CLEAR_USER, FCB_I_USER,
              (void (*)(void))fc_clear_user);
-#endif
     add_impl(st, "empty", FCB_MEMCPY, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
     add_impl(st, "empty", FCB_MEMMOVE, FCB_K_COPY, FCB_I_EMPTY, (void (*)(void))fcb_empty_copy);
     add_impl(st, "empty", FCB_MEMSET, FCB_K_SET, FCB_I_EMPTY, (void (*)(void))fcb_empty_set);
@@ -1195,11 +1193,11 @@ static void cases_mixread(struct builder *b)
     b->st->ncases = k;
 }
 
-/* fc_copy_user/fc_clear_user against fc_memcpy/fc_memset (issue 3's contract), and
- * one caught fault per call: 8 KiB from a buffer whose second page is PROT_NONE. */
+/* fc_copy_user/fc_clear_user (the user-copy contract: docs/usercopy.md) against
+ * fc_memcpy/fc_memset, and one caught fault per call: 8 KiB from a buffer whose
+ * second page is PROT_NONE. */
 static void cases_user(struct builder *b)
 {
-#ifdef FCB_HAVE_USER_COPY
     static const size_t full[] = {0, 1, 8, 16, 32, 64, 128, 256, 4096, 65536, 262144,
                                   1048576};
     static const size_t quick[] = {0, 16, 256, 65536};
@@ -1239,9 +1237,6 @@ static void cases_user(struct builder *b)
         c->dbase = b->fault_page;
         fill_one(c, 0, 0, 2 * pg);
     }
-#else
-    (void)b;
-#endif
 }
 
 static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
@@ -1328,10 +1323,8 @@ int fcb_config_check(const struct fcb_config *c)
         for (size_t i = 0; i < nv; i++)
             append(v[i].usable ? valid : unusable, v[i].usable ? sizeof valid : sizeof unusable,
                    v[i].name);
-#ifdef FCB_HAVE_USER_COPY
         append(valid, sizeof valid, "copy_user");
         append(valid, sizeof valid, "clear_user");
-#endif
         static const char *const always[] = {"empty", "read", "write", "ntwrite"};
         for (size_t i = 0; i < sizeof always / sizeof *always; i++)
             append(valid, sizeof valid, always[i]);

@@ -655,10 +655,10 @@ static int eval_targets(FILE *f, int all)
         if (!n) {
             if (all)
                 fprintf(f, "NOT MEASURED %-18s %s  (%s: no matching cases/impls)\n", tg->id,
-                        tg->what, tg->issue);
+                        tg->what, tg->source);
         } else
             fprintf(f, "%-4s %-18s %s  (%s): worst %.3f%s at %s, limit %.3f%s, %d cases%s\n",
-                    tr->state ? "PASS" : "FAIL", tg->id, tg->what, tg->issue, worst, unit,
+                    tr->state ? "PASS" : "FAIL", tg->id, tg->what, tg->source, worst, unit,
                     tr->worst_case, tg->limit, unit, n,
                     tg->kind == FCB_T_PEER_RATIO && nproven
                         ? (snprintf(tr->peer, sizeof tr->peer, " (%d proven)", nproven), tr->peer)

@@ -9,7 +9,7 @@
 #    the configured Debian mirror when apt has none, and lays our meson.build
 #    overlay (subprojects/packagefiles/cmocka/) over it; nothing third-party is
 #    committed (.gitignore ignores /subprojects/*/);
-# 3. runs meson setup with cross/riscv64-linux-gnu.ini.
+# 3. runs meson setup with cross/riscv64-linux-gnu.ini and -Dwerror=true.
 # Idempotent: a second run only reconfigures.
 set -eu
 cd "$(dirname "$0")/.."
@@ -60,9 +60,10 @@ if [ ! -f subprojects/cmocka/src/cmocka.c ]; then
 fi
 cp subprojects/packagefiles/cmocka/meson.build subprojects/cmocka/meson.build
 
+# -Dwerror=true: this is the project's own test build (the default has no werror).
 if [ -d "$builddir" ]; then
-    meson setup --reconfigure "$builddir" --cross-file cross/riscv64-linux-gnu.ini
+    meson setup --reconfigure "$builddir" --cross-file cross/riscv64-linux-gnu.ini -Dwerror=true
 else
-    meson setup "$builddir" --cross-file cross/riscv64-linux-gnu.ini
+    meson setup "$builddir" --cross-file cross/riscv64-linux-gnu.ini -Dwerror=true
 fi
 echo "configured $top/$builddir"

@@ -9,8 +9,8 @@
 # 1. installs, when missing, the Debian 12 packages: the cross compiler and libc,
 #    qemu-user, and cmocka/Google Benchmark for arm64 from Debian multiarch
 #    (dpkg --add-architecture arm64);
-# 2. meson setup --cross-file cross/aarch64-linux-gnu.ini (exe_wrapper = qemu-aarch64
-#    with the cross loader and its own libc: see the cross file), ninja;
+# 2. meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true (exe_wrapper =
+#    qemu-aarch64 with the cross loader and its own libc: see the cross file), ninja;
 # 3. meson test, every test under qemu-aarch64, with FC_TEST_QUICK=1 (the sweeps of
 #    test_variants sized for emulation: vector code runs 5-20x slower there).
 #    That includes suite insn-count: `insn-count --check`, the instruction-count
@@ -43,17 +43,19 @@ if [ -n "$missing" ]; then
 fi
 
 if [ ! -f "$builddir/build.ninja" ]; then
-  meson setup --cross-file cross/aarch64-linux-gnu.ini "$builddir"
+  meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true "$builddir"
+else
+  meson configure "$builddir" -Dwerror=true
 fi
 ninja -C "$builddir"
 FC_TEST_QUICK=1 meson test -C "$builddir" --print-errorlogs
 # The whole suite again under every CPU model of the matrix (test setups from
-# test/meson.build: QEMU_CPU, the kernel release, quick sweeps, the expected
-# variant asserted by the variant suite), the benchmark smoke run and the
-# per-model matrix itself (suite qemu-aarch64, run above) and the instruction-count
-# sweep (suite insn-count: it sets each model itself) excepted.  ~16 s each.
-for setup in a64cortexa53 a64cortexa72 a64neoversen1 a64a64fx a64max a64maxsveoff \
-             a64maxkernel61 a64maxsve128 a64maxsve256 a64maxsve2048; do
+# test/meson.build, whose model list writes their names to test/qemu-setups:
+# QEMU_CPU, the kernel release, quick sweeps, the expected variant asserted by the
+# variant suite), the benchmark smoke run and the per-model matrix itself (suite
+# qemu-aarch64, run above) and the instruction-count sweep (suite insn-count: it
+# sets each model itself) excepted.  ~16 s each.
+for setup in $(cat "$builddir/test/qemu-setups"); do
   echo "test-aarch64: whole suite with setup $setup"
   meson test -C "$builddir" --print-errorlogs --setup "$setup" --no-suite bench \
     --no-suite qemu-aarch64 --no-suite insn-count

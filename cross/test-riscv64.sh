@@ -17,11 +17,10 @@
 #    instruction-count sweep on rv64 and rv64+V (VLEN 128, 256) against glibc 2.36,
 #    failing on any cell where the selected variant or the exported names execute
 #    more instructions (~30 s);
-# 4. the whole suite once more under each model (meson test --setup rv64,
-#    rv64v128, rv64v256, rv64v1024: QEMU_CPU set, quick sweeps, the expected
-#    selection asserted by every variant-suite run), the benchmark smoke runs
-#    excepted.  About 1.5 minutes on
-#    the 2-core reference VM.
+# 4. the whole suite once more under each model (meson test --setup, every setup
+#    test/meson.build lists in test/qemu-setups: QEMU_CPU set, quick sweeps, the
+#    expected selection asserted by every variant-suite run), the benchmark smoke
+#    runs excepted.  About 1.5 minutes on the 2-core reference VM.
 set -eu
 cd "$(dirname "$0")/.."
 builddir=${1:-build-riscv64}
@@ -37,10 +36,11 @@ builddir=${1:-build-riscv64}
 sh cross/setup-riscv64.sh "$builddir" >/dev/null
 ninja -C "$builddir"
 meson test -C "$builddir" --print-errorlogs
-# The whole suite again under each model (test setups from test/meson.build:
-# QEMU_CPU, quick sweeps, the expected selection asserted), except the benchmark
-# smoke runs (suite bench, run above; timing vector code under QEMU says nothing).
-for setup in rv64 rv64v128 rv64v256 rv64v1024; do
+# The whole suite again under each model (test setups from test/meson.build, whose
+# model list writes their names to test/qemu-setups: QEMU_CPU, quick sweeps, the
+# expected selection asserted), except the benchmark smoke runs (suite bench, run
+# above; timing vector code under QEMU says nothing).
+for setup in $(cat "$builddir/test/qemu-setups"); do
   echo "test-riscv64: whole suite with QEMU_CPU of setup $setup"
   meson test -C "$builddir" --print-errorlogs --setup "$setup" --no-suite bench \
     --no-suite insn-count

@@ -10,17 +10,11 @@
  * /proc/self/auxv says AT_SECURE (setuid/setgid/capabilities), as glibc ignores
  * its tunables there.  Each problem prints one line on stderr; the automatic
  * choice stands. */
-#include "arch.h"
+#include "kernels.h"
 #include "rawsys.h"
 #include "fastcopy.h"
 #include "dispatch.h"
 #include "fc_tun_offsets.h" /* its static assertions: the assembly's offsets are current */
-
-#define FC_DECL_COPY(name, sym) FC_HIDDEN void *sym(void *, const void *, size_t);
-#define FC_DECL_SET(name, sym) FC_HIDDEN void *sym(void *, int, size_t);
-FC_MEMCPY_VARIANTS(FC_DECL_COPY)
-FC_MEMMOVE_VARIANTS(FC_DECL_COPY)
-FC_MEMSET_VARIANTS(FC_DECL_SET)
 
 struct fc_tunables fc_tun FC_HIDDEN;
 static struct fc_decision fc_dec;
@@ -777,26 +771,19 @@ FC_HIDDEN const void *fc_cpu_facts(void)
 
 /* ---- public API ----------------------------------------------------------------- */
 
-#define FC_CASE(name, sym)                                                           \
-    if (i == n++)                                                                    \
-        return (void *)sym;
-
-static void *copy_kernel(int f, unsigned i)
+/* The kernel of variant i of function f (kernels.h); the portable one past the end. */
+#define FC_PICKED(name, sym) (void *)sym
+static void *kernel_of(int f, unsigned i)
 {
-    unsigned n = 0;
-    if (f == FC_MEMCPY) {
-        FC_MEMCPY_VARIANTS(FC_CASE)
-    } else {
-        FC_MEMMOVE_VARIANTS(FC_CASE)
+    if (f == FC_MEMSET) {
+        FC_PICK_KERNEL(FC_MEMSET_VARIANTS, i);
+        return (void *)fc_memset_generic;
     }
+    if (f == FC_MEMCPY)
+        FC_PICK_KERNEL(FC_MEMCPY_VARIANTS, i);
+    else
+        FC_PICK_KERNEL(FC_MEMMOVE_VARIANTS, i);
     return (void *)fc_memmove_generic;
-}
-
-static void *set_kernel(unsigned i)
-{
-    unsigned n = 0;
-    FC_MEMSET_VARIANTS(FC_CASE)
-    return (void *)fc_memset_generic;
 }
 
 #if FC_HAVE_IFUNC && defined(FC_NO_IFUNC)
@@ -813,9 +800,9 @@ FC_HIDDEN void fc_bind_all(void)
 {
     const struct fc_decision *d = fc_decide_runtime();
     FC_SLOT_FILL(fc_memcpy, (void *(*)(void *restrict, const void *restrict, size_t))
-                                copy_kernel(FC_MEMCPY, d->sel[FC_MEMCPY]));
-    FC_SLOT_FILL(fc_memmove, (fc_copy_fn)copy_kernel(FC_MEMMOVE, d->sel[FC_MEMMOVE]));
-    FC_SLOT_FILL(fc_memset, (fc_set_fn)set_kernel(d->sel[FC_MEMSET]));
+                                kernel_of(FC_MEMCPY, d->sel[FC_MEMCPY]));
+    FC_SLOT_FILL(fc_memmove, (fc_copy_fn)kernel_of(FC_MEMMOVE, d->sel[FC_MEMMOVE]));
+    FC_SLOT_FILL(fc_memset, (fc_set_fn)kernel_of(FC_MEMSET, d->sel[FC_MEMSET]));
     if (fc_bind_exports)
         fc_bind_exports();
 }
@@ -841,15 +828,15 @@ __attribute__((constructor)) static void fc_bind_at_load(void)
 typedef void *(*fc_memcpy_t)(void *restrict, const void *restrict, size_t);
 __attribute__((used)) static fc_memcpy_t resolve_fc_memcpy(uint64_t a0, const void *a1)
 {
-    return (fc_memcpy_t)copy_kernel(FC_MEMCPY, fc_decide(a0, a1)->sel[FC_MEMCPY]);
+    return (fc_memcpy_t)kernel_of(FC_MEMCPY, fc_decide(a0, a1)->sel[FC_MEMCPY]);
 }
 __attribute__((used)) static fc_copy_fn resolve_fc_memmove(uint64_t a0, const void *a1)
 {
-    return (fc_copy_fn)copy_kernel(FC_MEMMOVE, fc_decide(a0, a1)->sel[FC_MEMMOVE]);
+    return (fc_copy_fn)kernel_of(FC_MEMMOVE, fc_decide(a0, a1)->sel[FC_MEMMOVE]);
 }
 __attribute__((used)) static fc_set_fn resolve_fc_memset(uint64_t a0, const void *a1)
 {
-    return (fc_set_fn)set_kernel(fc_decide(a0, a1)->sel[FC_MEMSET]);
+    return (fc_set_fn)kernel_of(FC_MEMSET, fc_decide(a0, a1)->sel[FC_MEMSET]);
 }
 FC_API void *fc_memcpy(void *restrict, const void *restrict, size_t)
     __attribute__((ifunc("resolve_fc_memcpy")));
@@ -885,7 +872,7 @@ FC_API size_t fc_variants(const struct fc_variant **list)
             struct fc_variant *v = &fc_variant_list[k];
             v->func = funcs[f];
             v->name = fc_arch_variant_name(f, i);
-            v->fn = (void (*)(void))(f == FC_MEMSET ? set_kernel(i) : copy_kernel(f, i));
+            v->fn = (void (*)(void))kernel_of(f, i);
             v->usable = fc_arch_usable(&fc_cpu, f, i);
         }
     if (list)

@@ -2,6 +2,7 @@
 #ifndef FC_DISPATCH_H
 #define FC_DISPATCH_H
 #include "fc_internal.h"
+#include "fc_asm.h" /* FC_ASM_BEGIN/END, for the functions defined in asm below */
 
 /* Probe + policy + overrides, once per process; safe inside resolvers. */
 FC_HIDDEN const struct fc_decision *fc_decide(uint64_t a0, const void *a1);
@@ -31,16 +32,17 @@ FC_HIDDEN void fc_unbind_exports_for_tests(void) __attribute__((weak));
  * (rdi, rsi, rdx, rcx), calls fc_bind_all (a direct call: hidden, no PLT) with the
  * stack 16-byte aligned, restores them and jumps through the now filled slot. */
 #define FC_STUB_ASM(name)                                                            \
-    ".text\n\t.p2align 4\n\t.globl fc_stub_" name "\n\t.hidden fc_stub_" name            \
-    "\n\t.type fc_stub_" name                                                        \
-    ", @function\nfc_stub_" name ":\n"                                               \
-    "\tpush %rdi\n\tpush %rsi\n\tpush %rdx\n\tpush %rcx\n\tsub $8, %rsp\n"            \
+    FC_ASM_BEGIN("fc_stub_" name) "\t.hidden fc_stub_" name "\n"                     \
+    "\tpush %rdi\n\t.cfi_adjust_cfa_offset 8\n\tpush %rsi\n\t.cfi_adjust_cfa_offset 8\n"  \
+    "\tpush %rdx\n\t.cfi_adjust_cfa_offset 8\n\tpush %rcx\n\t.cfi_adjust_cfa_offset 8\n"  \
+    "\tsub $8, %rsp\n\t.cfi_adjust_cfa_offset 8\n"                                  \
     "\tcall fc_bind_all\n"                                                           \
-    "\tadd $8, %rsp\n\tpop %rcx\n\tpop %rdx\n\tpop %rsi\n\tpop %rdi\n"                \
-    "\tjmp *fc_slot_" name "(%rip)\n\t.size fc_stub_" name ", .-fc_stub_" name "\n"
+    "\tadd $8, %rsp\n\t.cfi_adjust_cfa_offset -8\n"                                 \
+    "\tpop %rcx\n\t.cfi_adjust_cfa_offset -8\n\tpop %rdx\n\t.cfi_adjust_cfa_offset -8\n"  \
+    "\tpop %rsi\n\t.cfi_adjust_cfa_offset -8\n\tpop %rdi\n\t.cfi_adjust_cfa_offset -8\n"  \
+    "\tjmp *fc_slot_" name "(%rip)\n" FC_ASM_END("fc_stub_" name)
 #define FC_TRAMPOLINE_ASM(name)                                                      \
-    ".text\n\t.p2align 4\n\t.globl " name "\n\t.type " name ", @function\n" name      \
-    ":\n\tjmp *fc_slot_" name "(%rip)\n\t.size " name ", .-" name "\n"
+    FC_ASM_BEGIN(name) "\tjmp *fc_slot_" name "(%rip)\n" FC_ASM_END(name)
 #else
 #error "binding without IFUNC (FC_NO_IFUNC) is implemented for x86_64 only"
 #endif

@@ -5,14 +5,8 @@
  * below (mempcpy returns dst+n; bcopy swaps arguments; the _chk forms check the
  * destination size first and call glibc's __chk_fail, which prints "buffer
  * overflow detected" and aborts, as glibc's own _chk functions do). */
-#include "arch.h"
+#include "kernels.h"
 #include "dispatch.h"
-
-#define FC_DECL_COPY(name, sym) FC_HIDDEN void *sym(void *, const void *, size_t);
-#define FC_DECL_SET(name, sym) FC_HIDDEN void *sym(void *, int, size_t);
-FC_MEMCPY_VARIANTS(FC_DECL_COPY)
-FC_MEMMOVE_VARIANTS(FC_DECL_COPY)
-FC_MEMSET_VARIANTS(FC_DECL_SET)
 
 #ifdef FC_NO_IFUNC
 /* musl has no __chk_fail (nor _chk functions): the same message as glibc's, then
@@ -85,9 +79,8 @@ FC_MEMCPY_VARIANTS(FC_MEMCPY_WRAPPERS)
 FC_MEMMOVE_VARIANTS(FC_MEMMOVE_WRAPPERS)
 FC_MEMSET_VARIANTS(FC_MEMSET_WRAPPERS)
 
-/* One resolver per exported name: pick the wrapper of the selected variant with an
- * if-chain over the variant list (no address tables: those need relocations,
- * which may not be applied yet when a resolver runs). */
+/* One resolver per exported name: the wrapper of the selected variant, by the
+ * picker the fc_* IFUNCs use too (kernels.h). */
 typedef void *(*copy_t)(void *, const void *, size_t);
 typedef void *(*set_t)(void *, int, size_t);
 typedef void *(*copy_chk_t)(void *, const void *, size_t, size_t);
@@ -96,14 +89,11 @@ typedef void (*bcopy_t)(const void *, void *, size_t);
 typedef void (*bzero_t)(void *, size_t);
 typedef void (*bzero_chk_t)(void *, size_t, size_t);
 
-#define FC_PICK(name, sym)                                                           \
-    if (sel == n++)                                                                  \
-        return WRAP(name, sym);
+#define FC_PICKED(name, sym) WRAP(name, sym)
 #define FC_RESOLVER(export, type, func, LIST)                                        \
     __attribute__((used)) static type resolve_##export(uint64_t a0, const void *a1)      \
     {                                                                                \
-        unsigned sel = fc_decide(a0, a1)->sel[func], n = 0;                          \
-        LIST(FC_PICK)                                                                \
+        FC_PICK_KERNEL(LIST, fc_decide(a0, a1)->sel[func]);                          \
         return 0;                                                                    \
     }
 
@@ -188,8 +178,7 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
 #if defined(FC_BIND)
 #define FC_EXPORT(ret, name, params, r)                                              \
     FC_BIND(ret, name, params, r)                                                    \
-    __asm__(".text\n\t.p2align 4\n\t.globl " #name "\n\t.type " #name ", @function\n" #name \
-            ":\n" FC_TRAMPOLINE_BODY(name) "\t.size " #name ", .-" #name "\n");
+    __asm__(FC_ASM_BEGIN(#name) FC_TRAMPOLINE_BODY(name) FC_ASM_END(#name));
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
 /* memcpy, memmove and memset on x86_64: no trampoline at all when the avx512
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported

@@ -5,9 +5,11 @@
  *           IFUNC resolvers: arguments, raw instructions and raw syscalls only.
  *   policy  (src/<arch>/policy.c) facts -> struct fc_decision.  A pure function,
  *           compiled on every host so tests can ask it about any CPU.
- *   variants(src/<arch>/variants.h) the X-macro list of each function's variants;
- *           the resolvers, fc_variants(), the overrides, tests and benchmark all
- *           read it, so a variant is its kernel file plus one line there.
+ *   variants(src/<arch>/variants.h) the variant table: per variant its name, its
+ *           kernels and the CPU facts it requires (src/variant_table.h).  Usability,
+ *           names, indices, the kernel pickers, fc_variants(), the overrides, tests
+ *           and benchmark all derive from it, so a variant is its kernel file (with
+ *           its build entry), one row there and the policy rule that picks it.
  *   dispatch(src/dispatch.c) resolvers, environment overrides, fc_variants().
  *
  * Resolvers may run before this library's own relocations have been applied (a

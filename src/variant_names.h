@@ -1,33 +1,31 @@
-/* variant_names.h - generates, from an architecture's three X-macro lists, the
- * pointer-free name tables and their look-ups:
+/* variant_names.h - generates, from an architecture's variant table
+ * (variant_table.h), its look-ups:
  *   PREFIX_variant_count(func), PREFIX_variant_name(func, i),
- *   PREFIX_variant_index(func, name)  (-1 when unknown)
- * Include once per architecture, in its policy.c, after defining
- * FC_VN_PREFIX(x) and FC_VN_MEMCPY/FC_VN_MEMMOVE/FC_VN_MEMSET.
+ *   PREFIX_variant_index(func, name)  (-1 when unknown),
+ *   PREFIX_usable(c, func, i)         (the row's requirement, 0 past the end)
+ * Include once per architecture, in its policy.c, after the helpers its
+ * requirements use, with FC_VN_PREFIX(x), FC_VN_TABLE (the table) and FC_VN_CPU
+ * (the CPU facts type) defined.
  * The tables are char arrays, not pointers: resolvers read them before this
  * library is relocated. */
 #define FC_VN_NAME(name, sym) #name,
-#define FC_VN_ONE(name, sym) +1
 #define FC_VN_LEN 16
 
-static const char FC_VN_PREFIX(memcpy_names)[][FC_VN_LEN] = {FC_VN_MEMCPY(FC_VN_NAME)};
-static const char FC_VN_PREFIX(memmove_names)[][FC_VN_LEN] = {FC_VN_MEMMOVE(FC_VN_NAME)};
-static const char FC_VN_PREFIX(memset_names)[][FC_VN_LEN] = {FC_VN_MEMSET(FC_VN_NAME)};
+/* memcpy and memmove share the copy list */
+static const char FC_VN_PREFIX(copy_names)[][FC_VN_LEN] = {FC_VT_COPY(FC_VN_TABLE, FC_VN_NAME)};
+static const char FC_VN_PREFIX(set_names)[][FC_VN_LEN] = {FC_VT_SET(FC_VN_TABLE, FC_VN_NAME)};
 
 unsigned FC_VN_PREFIX(variant_count)(int func)
 {
-    return func == FC_MEMCPY ? 0 FC_VN_MEMCPY(FC_VN_ONE)
-         : func == FC_MEMMOVE ? 0 FC_VN_MEMMOVE(FC_VN_ONE)
-         : 0 FC_VN_MEMSET(FC_VN_ONE);
+    return func == FC_MEMSET ? sizeof FC_VN_PREFIX(set_names) / FC_VN_LEN
+                             : sizeof FC_VN_PREFIX(copy_names) / FC_VN_LEN;
 }
 
 const char *FC_VN_PREFIX(variant_name)(int func, unsigned i)
 {
     if (i >= FC_VN_PREFIX(variant_count)(func))
         return "?";
-    return func == FC_MEMCPY ? FC_VN_PREFIX(memcpy_names)[i]
-         : func == FC_MEMMOVE ? FC_VN_PREFIX(memmove_names)[i]
-         : FC_VN_PREFIX(memset_names)[i];
+    return func == FC_MEMSET ? FC_VN_PREFIX(set_names)[i] : FC_VN_PREFIX(copy_names)[i];
 }
 
 int FC_VN_PREFIX(variant_index)(int func, const char *name)
@@ -36,4 +34,20 @@ int FC_VN_PREFIX(variant_index)(int func, const char *name)
         if (fc_streq(FC_VN_PREFIX(variant_name)(func, i), name))
             return (int)i;
     return -1;
+}
+
+#define FC_VN_IF_ROW(req) if (idx == n++) return (req) != 0;
+#define FC_VN_COPY_REQ(X, name, copy, set, req) FC_VT_WHEN(copy, FC_VN_IF_ROW(req))
+#define FC_VN_SET_REQ(X, name, copy, set, req) FC_VT_WHEN(set, FC_VN_IF_ROW(req))
+
+int FC_VN_PREFIX(usable)(const FC_VN_CPU *c, int func, unsigned idx)
+{
+    unsigned n = 0;
+    (void)c; /* a table whose every requirement is 1 */
+    if (func == FC_MEMSET) {
+        FC_VN_TABLE(FC_VN_SET_REQ, ~)
+    } else {
+        FC_VN_TABLE(FC_VN_COPY_REQ, ~)
+    }
+    return 0;
 }

@@ -9,6 +9,14 @@
 
 #include "aarch64/variants.h"
 
+#define COVER_CPU struct fc_a64_cpu
+#define COVER_USABLE fc_a64_usable
+#define COVER_COUNT fc_a64_variant_count
+#define COVER_NAME fc_a64_variant_name
+#define COVER_COPY_COUNT FC_A64_COPY_COUNT
+#define COVER_SET_COUNT FC_A64_SET_COUNT
+#include "policy_coverage.h"
+
 #define BASE (FC_A64_HWCAP_FP | FC_A64_HWCAP_ASIMD | FC_A64_HWCAP_CPUID)
 #define SVE (BASE | FC_A64_HWCAP_SVE)
 
@@ -39,6 +47,7 @@ static struct fc_decision decide(struct fc_a64_cpu c)
 {
     struct fc_decision d;
     memset(&d, 0xcc, sizeof d);
+    cover(&c);
     fc_a64_policy(&c, &d);
     for (int f = 0; f < FC_NFUNCS; f++) /* the selection is always usable */
         assert_true(fc_a64_usable(&c, f, d.sel[f]));
@@ -269,7 +278,7 @@ static void test_names_round_trip(void **state)
     (void)state;
     static const char *names[] = {"generic", "ldp_stp", "simd", "sve", "mops"};
     for (int f = 0; f < FC_NFUNCS; f++) {
-        assert_int_equal(fc_a64_variant_count(f), 5);
+        assert_int_equal(fc_a64_variant_count(f), sizeof names / sizeof names[0]);
         for (unsigned i = 0; i < fc_a64_variant_count(f); i++) {
             assert_string_equal(fc_a64_variant_name(f, i), names[i]);
             assert_int_equal(fc_a64_variant_index(f, names[i]), (int)i);
@@ -305,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_mops),              cmocka_unit_test(test_no_asimd),
         cmocka_unit_test(test_no_cpuid),          cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_every_variant_usable), /* last: every CPU above */
     };
     return cmocka_run_group_tests_name("policy_aarch64", tests, NULL, NULL);
 }

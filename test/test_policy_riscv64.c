@@ -11,6 +11,14 @@
 
 #include "riscv64/variants.h"
 
+#define COVER_CPU struct fc_rv_cpu
+#define COVER_USABLE fc_rv_usable
+#define COVER_COUNT fc_rv_variant_count
+#define COVER_NAME fc_rv_variant_name
+#define COVER_COPY_COUNT FC_RV_COPY_COUNT
+#define COVER_SET_COUNT FC_RV_SET_COUNT
+#include "policy_coverage.h"
+
 #define IMAFDC ((1ull << ('I' - 'A')) | (1ull << ('M' - 'A')) | (1ull << ('A' - 'A')) | \
                 (1ull << ('F' - 'A')) | (1ull << ('D' - 'A')) | (1ull << ('C' - 'A')))
 #define RVV (IMAFDC | FC_RV_HWCAP_V)
@@ -36,6 +44,7 @@ static struct fc_decision decide(struct fc_rv_cpu c)
 {
     struct fc_decision d;
     memset(&d, 0xcc, sizeof d);
+    cover(&c);
     fc_rv_policy(&c, &d);
     /* The selected variant must always be usable on the CPU it was chosen for. */
     for (int f = 0; f < FC_NFUNCS; f++) {
@@ -281,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_hwprobe_missing),
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_every_variant_usable), /* last: every CPU above */
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

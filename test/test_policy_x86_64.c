@@ -9,6 +9,14 @@
 
 #include "x86_64/variants.h"
 
+#define COVER_CPU struct fc_x86_cpu
+#define COVER_USABLE fc_x86_usable
+#define COVER_COUNT fc_x86_variant_count
+#define COVER_NAME fc_x86_variant_name
+#define COVER_COPY_COUNT FC_X86_COPY_COUNT
+#define COVER_SET_COUNT FC_X86_SET_COUNT
+#include "policy_coverage.h"
+
 #define KiB ((uint64_t)1024)
 #define MiB (1024 * KiB)
 #define BASE (FC_X86_SSE2 | FC_X86_SSSE3)
@@ -34,6 +42,7 @@ static struct fc_decision decide(struct fc_x86_cpu c)
 {
     struct fc_decision d;
     memset(&d, 0xcc, sizeof d);
+    cover(&c);
     fc_x86_policy(&c, &d);
     return d;
 }
@@ -293,7 +302,8 @@ static void test_names_round_trip(void **s)
 {
     (void)s;
     for (int f = 0; f < FC_NFUNCS; f++) {
-        assert_true(fc_x86_variant_count(f) == 5);
+        assert_int_equal(fc_x86_variant_count(f),
+                         f == FC_MEMSET ? FC_X86_SET_COUNT : FC_X86_COPY_COUNT);
         for (unsigned i = 0; i < fc_x86_variant_count(f); i++)
             assert_int_equal(fc_x86_variant_index(f, fc_x86_variant_name(f, i)), (int)i);
         assert_int_equal(fc_x86_variant_index(f, "nonesuch"), -1);
@@ -311,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_vm_caches),     cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_zen5_vm),       cmocka_unit_test(test_intel_emerald_rapids),
         cmocka_unit_test(test_intel_ice_lake),
+        cmocka_unit_test(test_every_variant_usable), /* last: every CPU above */
     };
     return cmocka_run_group_tests_name("policy_x86_64", tests, NULL, NULL);
 }

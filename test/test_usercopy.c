@@ -1,4 +1,4 @@
-/* test_usercopy.c - fc_copy_user / fc_clear_user (issue 3): exact "bytes not
+/* test_usercopy.c - fc_copy_user / fc_clear_user (docs/usercopy.md): exact "bytes not
  * copied" at guard pages, SIGBUS, repeated faults, nesting in signal handlers,
  * threads, chaining to other handlers, handler replacement, blocked SIGSEGV,
  * sigaltstack, edge inputs.

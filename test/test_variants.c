@@ -1,6 +1,9 @@
 /* test_variants.c - every usable variant of every function, reached through
  * fc_variants() (not only the selected one): sizes, alignments, guard pages,
- * redzones, return values, overlap, the non-temporal and rep-movsb paths.
+ * redzones, return values, overlap, the non-temporal and rep-movsb paths.  A
+ * variant is skipped only when it is not usable here, and "not usable" is checked
+ * against this host's own answer (CPUID, the auxiliary vector) where the test
+ * has one (test_variants_reached).
  *
  * FC_TEST_QUICK=1 shrinks the sweeps (valgrind, QEMU).  FC_EXPECT_MEMCPY /
  * FC_EXPECT_MEMMOVE / FC_EXPECT_MEMSET, when set, must name the variant that was
@@ -17,6 +20,10 @@
 #include "fastcopy.h"
 #include "fc_internal.h"
 #include "guard.h"
+
+#if defined(__aarch64__) || defined(__riscv)
+#include <sys/auxv.h>
+#endif
 
 static int quick;
 #define RZ 64 /* redzone bytes on each side */
@@ -449,17 +456,78 @@ static void test_public_entry_points(void **state)
     assert_memory_equal(a + 1, b, 299);
 }
 
+/* Whether this host can run a variant, asked independently of the library's
+ * variant table: 1 yes, 0 no, -1 no opinion (the test then trusts usable). */
+static int host_can_run(const char *name)
+{
+    if (!strcmp(name, "generic"))
+        return 1;
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    int avx2 = __builtin_cpu_supports("avx2"), erms;
+    unsigned a, b, c, d;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+    erms = (b >> 9) & 1;
+    if (!strcmp(name, "sse2"))
+        return __builtin_cpu_supports("sse2") != 0;
+    if (!strcmp(name, "avx2"))
+        return avx2 != 0;
+    if (!strcmp(name, "avx512"))
+        return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
+    if (!strcmp(name, "erms"))
+        return avx2 && erms;
+#elif defined(__aarch64__)
+    if (!strcmp(name, "ldp_stp"))
+        return 1;
+    if (!strcmp(name, "simd"))
+        return (getauxval(AT_HWCAP) & (1ul << 1)) != 0;   /* HWCAP_ASIMD */
+    if (!strcmp(name, "sve"))
+        return (getauxval(AT_HWCAP) & (1ul << 22)) != 0;  /* HWCAP_SVE */
+    if (!strcmp(name, "mops"))
+        return (getauxval(AT_HWCAP2) & (1ull << 43)) != 0; /* HWCAP2_MOPS */
+#elif defined(__riscv)
+    if (!strcmp(name, "word"))
+        return 1;
+    if (!strcmp(name, "rvv")) /* (nothing here switches V off with prctl) */
+        return (getauxval(AT_HWCAP) & (1ul << ('V' - 'A'))) != 0;
+#endif
+    return -1;
+}
+
+static size_t reached[256]; /* test cases registered per fc_variants() entry */
+
+/* Every variant the host can run is one the suite runs, and only those are
+ * skipped: a requirement that is wrong for this host fails here, not silently. */
+static void test_variants_reached(void **state)
+{
+    (void)state;
+    const struct fc_variant *v;
+    size_t n = fc_variants(&v);
+    assert_true(n <= sizeof reached / sizeof reached[0]);
+    for (size_t i = 0; i < n; i++) {
+        int host = host_can_run(v[i].name);
+        if (host >= 0 && host != v[i].usable)
+            fail_msg("%s/%s: the library says %susable, this host says it can%s run it",
+                     v[i].func, v[i].name, v[i].usable ? "" : "not ", host ? "" : "not");
+        if (v[i].usable != (reached[i] > 0))
+            fail_msg("%s/%s: usable %d but %zu test cases", v[i].func, v[i].name, v[i].usable,
+                     reached[i]);
+    }
+}
+
 int main(void)
 {
     const struct fc_variant *v;
     size_t n = fc_variants(&v), k = 0, skipped = 0;
     quick = getenv("FC_TEST_QUICK") && *getenv("FC_TEST_QUICK") == '1';
-    struct CMUnitTest *tests = calloc(n * 8 + 2, sizeof *tests);
+    struct CMUnitTest *tests = calloc(n * 8 + 3, sizeof *tests);
     struct vcase *cases = calloc(n, sizeof *cases);
     char (*names)[96] = calloc(n * 8, sizeof *names);
 
     tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_variant_list);
     tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_public_entry_points);
+    tests[k++] = (struct CMUnitTest)cmocka_unit_test(test_variants_reached);
     for (size_t i = 0; i < n; i++) {
         if (!v[i].usable) {
             printf("# skipping %s/%s: not usable on this CPU\n", v[i].func, v[i].name);
@@ -484,6 +552,8 @@ int main(void)
             tests[k].test_func = kinds[j].fn;
             tests[k].initial_state = &cases[i];
             k++;
+            if (i < sizeof reached / sizeof reached[0])
+                reached[i]++;
         }
     }
     (void)skipped;

@@ -7,9 +7,7 @@
 #define FC_ARCH_NAME "aarch64"
 #define FC_HAVE_IFUNC 1
 typedef struct fc_a64_cpu fc_cpu_t;
-#define FC_MEMCPY_VARIANTS FC_A64_MEMCPY_VARIANTS
-#define FC_MEMMOVE_VARIANTS FC_A64_MEMMOVE_VARIANTS
-#define FC_MEMSET_VARIANTS FC_A64_MEMSET_VARIANTS
+#define FC_VARIANT_TABLE FC_A64_VARIANTS
 #define fc_arch_probe fc_a64_probe
 #define fc_arch_policy fc_a64_policy
 #define fc_arch_usable fc_a64_usable

@@ -6,8 +6,11 @@
 #include "fc_tun_offsets.h"
 
 #ifdef __ASSEMBLER__
+#include "../fc_asm.h" /* the landing pad; the file's notes */
 /* A hidden function symbol, 64-byte aligned (one cache line; keeps the hot
- * entry and the first size checks in one fetch block). */
+ * entry and the first size checks in one fetch block), with call-frame
+ * information (the kernels are leaves that never move sp) and, when built with
+ * -mbranch-protection, bti c first. */
 #define ENTRY(name)        \
     .text;                 \
     .globl name;           \
@@ -15,12 +18,11 @@
     .type name, %function; \
     .p2align 6;            \
 name:                      \
-    .cfi_startproc
+    .cfi_startproc;        \
+    FC_LANDING_PAD
 
 #define END(name)          \
     .cfi_endproc;          \
     .size name, . - name
-
-#define NOTE_GNU_STACK .section .note.GNU-stack, "", %progbits
 #endif
 #endif

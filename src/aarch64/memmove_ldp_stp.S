@@ -181,5 +181,3 @@ ENTRY(fc_memmove_a64_ldp_stp)
     stp     B_l, B_h, [dstin]
     ret
 END(fc_memmove_a64_ldp_stp)
-
-NOTE_GNU_STACK

@@ -46,5 +46,3 @@ ENTRY(fc_memset_a64_mops)
     sete    [x3]!, x2!, x1
 1:  ret
 END(fc_memset_a64_mops)
-
-NOTE_GNU_STACK

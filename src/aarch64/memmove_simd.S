@@ -243,5 +243,3 @@ ENTRY(fc_memmove_a64_simd)
     stp     q22, q23, [dstin, 96]
     ret
 END(fc_memmove_a64_simd)
-
-NOTE_GNU_STACK

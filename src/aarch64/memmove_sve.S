@@ -275,5 +275,3 @@ ENTRY(fc_memmove_a64_sve)
     str     z23, [dstin, #7, mul vl]
     ret
 END(fc_memmove_a64_sve)
-
-NOTE_GNU_STACK

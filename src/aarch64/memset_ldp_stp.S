@@ -83,5 +83,3 @@ ENTRY(fc_memset_a64_ldp_stp)
     stp     val, val, [dstend, -16]
     ret
 END(fc_memset_a64_ldp_stp)
-
-NOTE_GNU_STACK

@@ -143,5 +143,3 @@ ENTRY(fc_memset_a64_simd)
     b.lo    1b
     ret
 END(fc_memset_a64_simd)
-
-NOTE_GNU_STACK

@@ -91,5 +91,3 @@ ENTRY(fc_memset_a64_sve)
     str     z0, [dstend, #-1, mul vl]
     ret
 END(fc_memset_a64_sve)
-
-NOTE_GNU_STACK

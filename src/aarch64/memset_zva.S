@@ -116,5 +116,3 @@ END(fc_a64_zero_zva)
 ENTRY(fc_a64_zero_zva_q)
     ZERO_ZVA STORE64_Q
 END(fc_a64_zero_zva_q)
-
-NOTE_GNU_STACK

@@ -51,22 +51,18 @@
  * instructions of set-up: counted under QEMU, the DC ZVA loop executes about the
  * same instructions per byte as the stp q loop at 64-byte blocks (2.5 vs 3 per 64
  * bytes), so instruction counts cannot justify it; only the memory system can.
- * Published choices for 64-byte blocks are 256 B (HotSpot's BlockZeroingLowLimit,
- * from its DC ZVA measurements on partners' cores: a large win on two, nothing on
- * the third; raised to 4 x block on larger blocks) and 512 B (the
- * DC_ZVA_THRESHOLD of ARM's optimized-routines memset); we take the larger, which
- * keeps at least 7 whole lines per DC ZVA call at any alignment.  No arm64
+ * Published choices for 64-byte blocks are 129 B (the current memset of ARM's
+ * optimized-routines: DC ZVA past 128 bytes, for 64-byte blocks only), 256 B
+ * (HotSpot's BlockZeroingLowLimit, from its DC ZVA measurements on partners'
+ * cores: a large win on two, nothing on the third; raised to 4 x block on larger
+ * blocks) and 512 B (the DC_ZVA_THRESHOLD of that memset's 2012-2020 versions); we
+ * take the largest, which keeps at least 7 whole lines per DC ZVA call at any
+ * alignment.  No arm64
  * hardware is available to this project to time it (QEMU counts instructions but
  * cannot time a cache-line allocation), so the figure is inherited, not measured
  * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
  */
 #include "variants.h"
-
-#define FC_VN_PREFIX(x) fc_a64_##x
-#define FC_VN_MEMCPY FC_A64_MEMCPY_VARIANTS
-#define FC_VN_MEMMOVE FC_A64_MEMMOVE_VARIANTS
-#define FC_VN_MEMSET FC_A64_MEMSET_VARIANTS
-#include "../variant_names.h"
 
 #if __SIZEOF_SIZE_T__ == 8 /* the offsets are for LP64, the only aarch64 Linux ABI built */
 #endif
@@ -126,19 +122,11 @@ static int has_sve(const struct fc_a64_cpu *c)
            c->sve_vl % 16 == 0;
 }
 
-int fc_a64_usable(const struct fc_a64_cpu *c, int func, unsigned idx)
-{
-    const char *n = fc_a64_variant_name(func, idx);
-    if (fc_streq(n, "generic") || fc_streq(n, "ldp_stp"))
-        return 1;
-    if (fc_streq(n, "simd"))
-        return (c->hwcap & FC_A64_HWCAP_ASIMD) != 0;
-    if (fc_streq(n, "sve"))
-        return has_sve(c);
-    if (fc_streq(n, "mops"))
-        return (c->hwcap2 & FC_A64_HWCAP2_MOPS) != 0;
-    return 0;
-}
+/* fc_a64_usable (the table's requirements), the names and their look-ups. */
+#define FC_VN_PREFIX(x) fc_a64_##x
+#define FC_VN_TABLE FC_A64_VARIANTS
+#define FC_VN_CPU struct fc_a64_cpu
+#include "../variant_names.h"
 
 /* The DC ZVA block size memset may use: 0 when prohibited or not handled. */
 static unsigned zva_size(const struct fc_a64_cpu *c)
@@ -149,15 +137,13 @@ static unsigned zva_size(const struct fc_a64_cpu *c)
     return z >= ZVA_MIN && z <= ZVA_MAX ? z : 0;
 }
 
-static void set(struct fc_decision *d, int f, const char *name, const char *core,
-                const char *why)
-{
-    fc_decision_set(d, f, fc_a64_variant_index(f, name), core, why);
-}
+/* A rule's variant, for all three functions: its copy and its memset index. */
+#define PICK(name) (copy = FC_A64_COPY_##name, mset = FC_A64_SET_##name)
 
 void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)
 {
-    const char *core = fc_a64_core(c), *base, *why;
+    const char *core = fc_a64_core(c), *why;
+    int copy, mset;
     unsigned z = zva_size(c);
 
     fc_bytezero(d, sizeof *d);
@@ -165,28 +151,28 @@ void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)
     d->tun.zva_threshold = z ? (4 * z > ZVA_FLOOR ? 4 * z : ZVA_FLOOR) : (size_t)-1;
 
     if (c->hwcap2 & FC_A64_HWCAP2_MOPS) {
-        base = "mops";
+        PICK(mops);
         why = ": FEAT_MOPS (HWCAP2_MOPS): cpyp/cpym/cpye and setp/setm/sete";
     } else if (has_sve(c) && is_a64fx(c)) {
-        base = "sve";
+        PICK(sve);
         why = ": 512-bit SVE on a core whose Advanced SIMD is 128 bits wide";
     } else if (has_sve(c) && c->sve_vl >= 32 && fc_a64_kernel_keeps_sve(c->kver)) {
-        base = "sve";
+        PICK(sve);
         why = ": SVE of 256 bits or more, and the kernel keeps SVE state across "
               "syscalls: predicated copies, no size branches up to 2 vectors";
     } else if (c->hwcap & FC_A64_HWCAP_ASIMD) {
-        base = "simd";
+        PICK(simd);
         why = !has_sve(c) ? ": Advanced SIMD q-register pairs, 128 bytes per loop"
               : c->sve_vl < 32 ? ": SVE is only 128 bits wide here: q-register pairs move "
                                  "twice the bytes per instruction"
                                : ": SVE present but this kernel (4.15-6.1, not 5.14) drops "
                                  "SVE state at each syscall: Advanced SIMD q-register pairs";
     } else {
-        base = "ldp_stp";
+        PICK(ldp_stp);
         why = ": no Advanced SIMD: general-register pairs, 64 bytes per loop";
     }
     for (int f = 0; f < FC_NFUNCS; f++)
-        set(d, f, base, core, why);
+        fc_decision_set(d, f, f == FC_MEMSET ? mset : copy, core, why);
 }
 
 void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap)

@@ -1,29 +1,26 @@
-/* aarch64 variant lists and CPU facts.  Pure declarations: compiled on every host,
+/* aarch64 variant table and CPU facts.  Pure declarations: compiled on every host,
  * so the policy tests can ask about any arm64 CPU anywhere.
  *
- * X(name, kernel): name is the stable variant name (README, FASTCOPY_* overrides,
- * fc_variants); kernel the symbol implementing it.  memcpy and memmove share one
- * kernel per variant: every copy kernel here is overlap-safe (small and medium
- * sizes load everything before storing; large copies test the overlap). */
+ * V(X, name, copy kernel, memset kernel, requirement): see variant_table.h.  The
+ * requirements use policy.c's has_sve.  memcpy and memmove share one kernel per
+ * variant: every copy kernel here is overlap-safe (small and medium sizes load
+ * everything before storing; large copies test the overlap). */
 #ifndef FC_A64_VARIANTS_H
 #define FC_A64_VARIANTS_H
 #include <stdint.h>
 #include "../fc_internal.h"
+#include "../variant_table.h"
 
-#define FC_A64_COPY_VARIANTS(X)                                                   \
-    X(generic, fc_memmove_generic)                                                \
-    X(ldp_stp, fc_memmove_a64_ldp_stp)                                            \
-    X(simd, fc_memmove_a64_simd)                                                  \
-    X(sve, fc_memmove_a64_sve)                                                    \
-    X(mops, fc_memmove_a64_mops)
-#define FC_A64_MEMCPY_VARIANTS(X) FC_A64_COPY_VARIANTS(X)
-#define FC_A64_MEMMOVE_VARIANTS(X) FC_A64_COPY_VARIANTS(X)
-#define FC_A64_MEMSET_VARIANTS(X)                                                 \
-    X(generic, fc_memset_generic)                                                 \
-    X(ldp_stp, fc_memset_a64_ldp_stp)                                             \
-    X(simd, fc_memset_a64_simd)                                                   \
-    X(sve, fc_memset_a64_sve)                                                     \
-    X(mops, fc_memset_a64_mops)
+#define FC_A64_VARIANTS(V, X)                                                     \
+    V(X, generic, fc_memmove_generic, fc_memset_generic, 1)                       \
+    V(X, ldp_stp, fc_memmove_a64_ldp_stp, fc_memset_a64_ldp_stp, 1)               \
+    V(X, simd, fc_memmove_a64_simd, fc_memset_a64_simd,                           \
+      (c->hwcap & FC_A64_HWCAP_ASIMD) != 0)                                       \
+    V(X, sve, fc_memmove_a64_sve, fc_memset_a64_sve, has_sve(c))                  \
+    V(X, mops, fc_memmove_a64_mops, fc_memset_a64_mops,                           \
+      (c->hwcap2 & FC_A64_HWCAP2_MOPS) != 0)
+enum fc_a64_copy_variant { FC_A64_VARIANTS(FC_VT_COPY_ID, FC_A64_) FC_A64_COPY_COUNT };
+enum fc_a64_set_variant { FC_A64_VARIANTS(FC_VT_SET_ID, FC_A64_) FC_A64_SET_COUNT };
 
 /* Linux AT_HWCAP / AT_HWCAP2 bits used here (uapi asm/hwcap.h). */
 #define FC_A64_HWCAP_FP (1ull << 0)

@@ -6,9 +6,7 @@
 #define FC_ARCH_NAME "riscv64"
 #define FC_HAVE_IFUNC 1
 typedef struct fc_rv_cpu fc_cpu_t;
-#define FC_MEMCPY_VARIANTS FC_RV_MEMCPY_VARIANTS
-#define FC_MEMMOVE_VARIANTS FC_RV_MEMMOVE_VARIANTS
-#define FC_MEMSET_VARIANTS FC_RV_MEMSET_VARIANTS
+#define FC_VARIANT_TABLE FC_RV_VARIANTS
 #define fc_arch_probe fc_rv_probe
 #define fc_arch_policy fc_rv_policy
 #define fc_arch_usable fc_rv_usable

@@ -1,8 +1,13 @@
 /* asm.h - entry/exit boilerplate for the riscv64 kernels (.S files).
  * Every kernel is hidden: reached only through the IFUNC resolvers and the
- * variant table, never through the PLT. */
+ * variant table, never through the PLT.  Each carries call-frame information, so
+ * debuggers, profilers and crash reporters unwind through it: the CFA is sp at
+ * entry, and a kernel that moves sp says so (.cfi_adjust_cfa_offset, as
+ * memmove_word.S does around its spills).  Including this header also gives the
+ * file its notes (../fc_asm.h). */
 #ifndef FC_RV_ASM_H
 #define FC_RV_ASM_H
+#include "../fc_asm.h"
 
 #define FC_ENTRY(name)                                                            \
     .text;                                                                        \
@@ -10,9 +15,12 @@
     .hidden name;                                                                 \
     .type name, @function;                                                        \
     .p2align 2;                                                                   \
-    name:
+    name:                                                                         \
+    .cfi_startproc
 
-#define FC_END(name) .size name, .- name
+#define FC_END(name)                                                              \
+    .cfi_endproc;                                                                 \
+    .size name, .- name
 
 /* The offsets of struct fc_tunables fields (cboz_size), generated. */
 #include "fc_tun_offsets.h"

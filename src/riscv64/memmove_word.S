@@ -325,6 +325,7 @@ FC_ENTRY(fc_memmove_rv_word)
     srli    t0, t0, 6               /* whole 64-byte source blocks */
     beqz    t0, .Lsf_words
     addi    sp, sp, -16
+    .cfi_adjust_cfa_offset 16
     sd      a0, 8(sp)
     sd      a4, 0(sp)
     andi    t1, t0, 1
@@ -423,6 +424,7 @@ FC_ENTRY(fc_memmove_rv_word)
     ld      a0, 8(sp)
     ld      a4, 0(sp)
     addi    sp, sp, 16
+    .cfi_adjust_cfa_offset -16
 .Lsf_words:                         /* whole aligned source words left: 0..7 */
     sub     t2, a4, a1
     andi    t2, t2, 56
@@ -484,6 +486,7 @@ FC_ENTRY(fc_memmove_rv_word)
     slli    a7, a7, 32
     or      a7, a7, t1
 5:  addi    sp, sp, -16
+    .cfi_adjust_cfa_offset 16
     sd      a0, 8(sp)
     addi    a2, a1, 64              /* blocks while a4 >= src + 64 */
     bltu    a4, a2, 7f
@@ -533,6 +536,7 @@ FC_ENTRY(fc_memmove_rv_word)
     bgeu    a4, a2, 6b
 7:  ld      a0, 8(sp)
     addi    sp, sp, 16
+    .cfi_adjust_cfa_offset -16
     addi    a1, a2, -64             /* source start again */
     addi    a2, a1, 8
     bltu    a4, a2, 9f

@@ -30,12 +30,6 @@
  */
 #include "variants.h"
 
-#define FC_VN_PREFIX(x) fc_rv_##x
-#define FC_VN_MEMCPY FC_RV_MEMCPY_VARIANTS
-#define FC_VN_MEMMOVE FC_RV_MEMMOVE_VARIANTS
-#define FC_VN_MEMSET FC_RV_MEMSET_VARIANTS
-#include "../variant_names.h"
-
 int fc_rv_v_usable(const struct fc_rv_cpu *c)
 {
     return (c->hwcap & FC_RV_HWCAP_V) && c->v_ctrl != FC_RV_VCTRL_OFF;
@@ -47,25 +41,11 @@ static int cboz_usable(const struct fc_rv_cpu *c)
     return c->zicboz && b >= 16 && b <= 4096 && (b & (b - 1)) == 0;
 }
 
-int fc_rv_usable(const struct fc_rv_cpu *c, int func, unsigned idx)
-{
-    const char *n = fc_rv_variant_name(func, idx);
-    if (fc_streq(n, "generic") || fc_streq(n, "word"))
-        return 1;
-    if (fc_streq(n, "unaligned")) /* correct wherever the kernel handles them */
-        return c->misaligned != FC_RV_MISALIGNED_UNSUPPORTED;
-    if (fc_streq(n, "cboz"))
-        return cboz_usable(c);
-    if (fc_streq(n, "rvv"))
-        return fc_rv_v_usable(c);
-    return 0;
-}
-
-static void set(struct fc_decision *d, int f, const char *name, const char *why1,
-                const char *why2)
-{
-    fc_decision_set(d, f, fc_rv_variant_index(f, name), why1, why2);
-}
+/* fc_rv_usable (the table's requirements), the names and their look-ups. */
+#define FC_VN_PREFIX(x) fc_rv_##x
+#define FC_VN_TABLE FC_RV_VARIANTS
+#define FC_VN_CPU struct fc_rv_cpu
+#include "../variant_names.h"
 
 static const char *misaligned_name(unsigned m)
 {
@@ -78,21 +58,22 @@ static const char *misaligned_name(unsigned m)
 
 void fc_rv_policy(const struct fc_rv_cpu *c, struct fc_decision *d)
 {
-    const char *scalar, *swhy;
+    int scalar; /* the copy variant without V */
+    const char *swhy;
 
     fc_bytezero(d, sizeof *d);
     /* Set whenever cbo.zero is usable, so FASTCOPY_MEMSET=cboz works on V cores too. */
     if (cboz_usable(c))
         d->tun.cboz_size = (size_t)c->zicboz_block;
     if (!c->hwprobe) {
-        scalar = "word";
+        scalar = FC_RV_COPY_word;
         swhy = "no riscv_hwprobe (ENOSYS): misaligned speed unknown, assumed slow: "
                "aligned words, shifts when src/dst alignments differ";
     } else if (c->misaligned == FC_RV_MISALIGNED_FAST) {
-        scalar = "unaligned";
+        scalar = FC_RV_COPY_unaligned;
         swhy = "hwprobe: misaligned scalar access fast: plain 8-byte accesses";
     } else {
-        scalar = "word";
+        scalar = FC_RV_COPY_word;
         swhy = c->misaligned == FC_RV_MISALIGNED_EMULATED
                    ? "hwprobe: misaligned access emulated (traps): never misaligned, "
                      "aligned words merged with shifts"
@@ -104,19 +85,19 @@ void fc_rv_policy(const struct fc_rv_cpu *c, struct fc_decision *d)
         const char *why = c->v_ctrl == FC_RV_VCTRL_NONE
                               ? "V in HWCAP (no prctl V control): vle8/vse8 at LMUL 8"
                               : "V in HWCAP, enabled by prctl: vle8/vse8 at LMUL 8";
-        set(d, FC_MEMCPY, "rvv", why, "");
-        set(d, FC_MEMMOVE, "rvv", why, "");
-        set(d, FC_MEMSET, "rvv", why, "");
+        fc_decision_set(d, FC_MEMCPY, FC_RV_COPY_rvv, why, "");
+        fc_decision_set(d, FC_MEMMOVE, FC_RV_COPY_rvv, why, "");
+        fc_decision_set(d, FC_MEMSET, FC_RV_SET_rvv, why, "");
         return;
     }
     const char *nov = !(c->hwcap & FC_RV_HWCAP_V) ? "no V; " : "V disabled by prctl; ";
-    set(d, FC_MEMCPY, scalar, nov, swhy);
-    set(d, FC_MEMMOVE, scalar, nov, swhy);
+    fc_decision_set(d, FC_MEMCPY, scalar, nov, swhy);
+    fc_decision_set(d, FC_MEMMOVE, scalar, nov, swhy);
     if (cboz_usable(c)) {
-        set(d, FC_MEMSET, "cboz", nov,
+        fc_decision_set(d, FC_MEMSET, FC_RV_SET_cboz, nov,
             "Zicboz: cbo.zero for whole blocks when zeroing, aligned word stores otherwise");
     } else {
-        set(d, FC_MEMSET, "word", nov,
+        fc_decision_set(d, FC_MEMSET, FC_RV_SET_word, nov,
             c->zicboz ? "Zicboz block size implausible: aligned word stores"
                       : "aligned word stores");
     }

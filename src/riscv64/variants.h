@@ -1,36 +1,35 @@
-/* riscv64 variant lists and CPU facts.  Pure declarations: compiled on every host,
+/* riscv64 variant table and CPU facts.  Pure declarations: compiled on every host,
  * so the policy tests can ask about any RISC-V CPU anywhere.
  *
- * X(name, kernel): name is the stable variant name (README, FASTCOPY_* overrides,
- * fc_variants); kernel the symbol implementing it.  memcpy and memmove share one
- * kernel per variant: every copy is overlap-safe.
+ * V(X, name, copy kernel, memset kernel, requirement): see variant_table.h.  The
+ * requirements use policy.c's cboz_usable and fc_rv_v_usable.  memcpy and memmove
+ * share one kernel per variant: every copy is overlap-safe.
  *
  *   generic    portable C (src/generic.c); GCC emits byte accesses for it on rv64gc
  *   word       aligned 8-byte words when src and dst share alignment, otherwise the
  *              shift-merging copy (aligned loads merged with srl/sll/or); never a
  *              misaligned access.  One entry because the choice depends on each
- *              call's pointers, not on the CPU (memmove_word.S)
- *   unaligned  plain misaligned 8-byte accesses: only where hwprobe says FAST
- *   rvv        RVV 1.0 vle8/vse8 at LMUL 8: where HWCAP has V and prctl allows it
- *   memset: generic, word (aligned word stores), cboz (word + cbo.zero of whole
- *   blocks when zeroing: Zicboz), rvv (vse8 at LMUL 8). */
+ *              call's pointers, not on the CPU (memmove_word.S); memset: aligned
+ *              word stores
+ *   unaligned  copies only: plain misaligned 8-byte accesses, chosen only where
+ *              hwprobe says FAST, usable wherever the kernel handles them
+ *   cboz       memset only: word + cbo.zero of whole blocks when zeroing (Zicboz)
+ *   rvv        RVV 1.0 vle8/vse8 at LMUL 8: where HWCAP has V and prctl allows it */
 #ifndef FC_RV_VARIANTS_H
 #define FC_RV_VARIANTS_H
 #include <stdint.h>
 #include "../fc_internal.h"
+#include "../variant_table.h"
 
-#define FC_RV_COPY_VARIANTS(X)                                                    \
-    X(generic, fc_memmove_generic)                                                \
-    X(word, fc_memmove_rv_word)                                                   \
-    X(unaligned, fc_memmove_rv_unaligned)                                         \
-    X(rvv, fc_memmove_rv_rvv)
-#define FC_RV_MEMCPY_VARIANTS(X) FC_RV_COPY_VARIANTS(X)
-#define FC_RV_MEMMOVE_VARIANTS(X) FC_RV_COPY_VARIANTS(X)
-#define FC_RV_MEMSET_VARIANTS(X)                                                  \
-    X(generic, fc_memset_generic)                                                 \
-    X(word, fc_memset_rv_word)                                                    \
-    X(cboz, fc_memset_rv_cboz)                                                    \
-    X(rvv, fc_memset_rv_rvv)
+#define FC_RV_VARIANTS(V, X)                                                      \
+    V(X, generic, fc_memmove_generic, fc_memset_generic, 1)                       \
+    V(X, word, fc_memmove_rv_word, fc_memset_rv_word, 1)                          \
+    V(X, unaligned, fc_memmove_rv_unaligned, none,                                \
+      c->misaligned != FC_RV_MISALIGNED_UNSUPPORTED)                              \
+    V(X, cboz, none, fc_memset_rv_cboz, cboz_usable(c))                           \
+    V(X, rvv, fc_memmove_rv_rvv, fc_memset_rv_rvv, fc_rv_v_usable(c))
+enum fc_rv_copy_variant { FC_RV_VARIANTS(FC_VT_COPY_ID, FC_RV_) FC_RV_COPY_COUNT };
+enum fc_rv_set_variant { FC_RV_VARIANTS(FC_VT_SET_ID, FC_RV_) FC_RV_SET_COUNT };
 
 /* Misaligned scalar access performance, as hwprobe reports it (the values of
  * RISCV_HWPROBE_MISALIGNED_SCALAR_* in the kernel's uapi asm/hwprobe.h). */

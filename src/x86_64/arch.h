@@ -6,9 +6,7 @@
 #define FC_ARCH_NAME "x86_64"
 #define FC_HAVE_IFUNC 1
 typedef struct fc_x86_cpu fc_cpu_t;
-#define FC_MEMCPY_VARIANTS FC_X86_MEMCPY_VARIANTS
-#define FC_MEMMOVE_VARIANTS FC_X86_MEMMOVE_VARIANTS
-#define FC_MEMSET_VARIANTS FC_X86_MEMSET_VARIANTS
+#define FC_VARIANT_TABLE FC_X86_VARIANTS
 #define fc_arch_probe fc_x86_probe
 #define fc_arch_policy fc_x86_policy
 #define fc_arch_usable fc_x86_usable

@@ -10,9 +10,12 @@
  * src/exports.c, FC_EXPORT_FALLTHROUGH).  KNAME is the symbol being defined.
  * Both forms carry call-frame information (.cfi_startproc/endproc: the kernels
  * are leaves that never move the stack pointer; memset's scratch line is in the
- * red zone), so debuggers, profilers and crash reporters unwind through them. */
+ * red zone), so debuggers, profilers and crash reporters unwind through them, and
+ * start with the landing pad (endbr64 when built with -fcf-protection); including
+ * this header also gives the file its notes (../fc_asm.h). */
 #ifndef FC_X86_KERNEL_ENTRY_H
 #define FC_X86_KERNEL_ENTRY_H
+#include "../fc_asm.h"
 
 #ifdef FC_DROPIN_NAME
 #define KNAME FC_DROPIN_NAME
@@ -23,6 +26,7 @@
         .type KNAME, @function;                                                   \
 KNAME:                                                                            \
         .cfi_startproc;                                                           \
+        FC_LANDING_PAD;                                                           \
         cmpb    $0, FC_DROPIN_FLAG(%rip);                                         \
         je      .Ldropin_slot
 #define KERNEL_END(kern)                                                          \
@@ -38,7 +42,8 @@ KNAME:                                                                          
         .hidden kern;                                                             \
         .type kern, @function;                                                    \
 kern:                                                                             \
-        .cfi_startproc
+        .cfi_startproc;                                                           \
+        FC_LANDING_PAD
 #define KERNEL_END(kern)                                                          \
         .cfi_endproc;                                                             \
         .size kern, .-kern

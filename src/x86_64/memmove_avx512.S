@@ -3,48 +3,39 @@
  *
  * Assumptions: AVX-512F/BW/VL enabled by the OS (XGETBV), BMI2.  Selected on AMD
  * Zen 4 and later and on Intel Sapphire Rapids and later (AVX-512 with AVX-VNNI).
- * The windows below are the policy's per CPU (src/x86_64/policy.c).
+ * The windows below are the policy's per CPU (src/x86_64/policy.c); the
+ * measurements behind each choice, and the alternatives that lost, are in
+ * docs/kernels-x86_64.md.
  *
- * Why assembly: only xmm/ymm/zmm16-31 leave the upper state clean, so no
- * vzeroupper is needed on return; the C version (intrinsics, registers 0-15, a
- * vzeroupper per call) measured ~0.5 ns slower per call at 65-128 bytes here
- * (2.96 vs 2.55 ns for glibc), which is what most calls cost.
+ * Why assembly: only registers 16-31 leave the upper state clean, so no
+ * vzeroupper is needed on return; the C version was ~0.5 ns slower per call at
+ * 65-128 bytes (2.96 vs 2.55 ns for glibc).
  *
  * Size classes (every class loads all it needs before its first store, so
  * overlapping buffers give memmove's result and memcpy == memmove):
- *   0..64      one byte-masked 64-byte load and store (masked-out bytes are never
- *              accessed: no fault, no over-read); one compare, no size ladder
- *              (AOCL-LibMem's small-size idea; 77% of SPEC2017 calls are <= 32 B).
- *              No masked-out byte may lie in the next page: a masked access
- *              reaching into it cost 195-245 ns here when that page was not mapped
- *              (fault-suppression assist), 11-27 ns when it was, ~2 ns mid-page.
- *              So when src or dst is in the last 63 bytes of a page, the load and
- *              store are anchored at the end (src+n-64, dst+n-64, masks from the
- *              top), unless the other buffer is within 64-n bytes of its page's
- *              start: then a plain overlapping-pair ladder (rare: ~0.05% of calls
- *              at uniform offsets).  The ladder alone for all near-end calls (~3%)
- *              cost the mixes up to a quarter of their lead (Q 2.5x vs 3.4x with
- *              the anchored form, D 2.1x vs 2.5x, same run).
+ *   0..64      one byte-masked 64-byte load and store, one compare, no size ladder.
+ *              No masked-out byte may lie in the next page (such an access cost
+ *              195-245 ns when that page was not mapped): when src or dst is in
+ *              the last 63 bytes of a page, the load and store are anchored at the
+ *              end (masks from the top), or, when the other buffer is within 64-n
+ *              bytes of its page's start, a plain overlapping-pair ladder.
  *   65..128    first and last 64 bytes
  *   129..256   first two and last two 64-byte vectors
  *   257..512   first four and last four (straight-line beat the loop here: 4.1
  *              vs 3.4 ns for glibc's straight-line at 384-512 B aligned)
  *   > 512      loop of four 64-byte vectors with 64-byte-aligned stores; the first
  *              vector and the last four are loaded before the loop and stored after
- *              it (no remainder loop).  Forward unless dst lies inside (src,
- *              src+n), then backward.
+ *              it (no remainder loop).  Backward when dst lies inside (src,
+ *              src+n); backward too when dst lies 0..255 bytes after src modulo
+ *              4096 (4K aliasing), src is not inside (dst, dst+n) and the copy is
+ *              shorter than fc_tun.alias_backward_stop (768-2048 B: 14.0-22.4 ns
+ *              forward, 9.8-16.2 backward); forward otherwise.
  *   rep movsb  forward copies in [fc_tun.rep_movsb_threshold, rep_movsb_stop), when
  *              dst and src are not within 1..63 bytes of each other modulo 4096
- *              (the cliff of glibc bug 30994).  The policy opens this window only
- *              where it measured faster: on this Zen 5 VM, 32-256 KiB copies take
- *              238 ns (32 KiB) with rep movsb and 420 ns with this loop (the loop's
- *              stores read each destination line first; rep movsb's do not), while
- *              up to 16 KiB the loop wins (75 vs 120 ns).  dst is 64-byte aligned
- *              first (a vector head), as misaligned rep movsb is slow on Zen.
- *              On Emerald Rapids the window opens at 4 KiB: rep movsb loses hot
- *              (4 KiB 48 vs 33 ns) but wins cold (729 vs 816 ns), the worse case
- *              deciding; the 4K-aliasing backward copy is off there (forward
- *              measured faster).
+ *              (the cliff of glibc bug 30994), dst first 64-byte aligned by a
+ *              vector head.  The policy opens the window only where it measured
+ *              faster (Zen 5 from 32 KiB: 238 vs 420 ns for the loop there;
+ *              Emerald Rapids from 4 KiB).
  *   non-temporal  from fc_tun.nt_threshold when the buffers do not overlap.
  */
 #include "fc_tun_offsets.h"
@@ -346,5 +337,3 @@ KERNEL_BEGIN(fc_memmove_avx512)
         vmovdqu64 %zmm17, -64(%r11)
         ret
 KERNEL_END(fc_memmove_avx512)
-
-        .section .note.GNU-stack, "", @progbits

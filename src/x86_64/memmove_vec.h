@@ -1,11 +1,12 @@
 /* memmove_vec.h - the x86_64 vector memmove (= memcpy) template.  Each variant
- * file (memmove_sse2.c, memmove_avx2.c, memmove_avx512.c, memmove_erms.c) says
- * why it exists, defines the vector operations below, and includes this.
+ * file (memmove_sse2.c, memmove_avx2.c, memmove_erms.c) says why it exists,
+ * defines the vector operations below, and includes this.  "avx512" is the same
+ * design in assembly (memmove_avx512.S).
  *
  * Design (after glibc's memmove-vec-unaligned-erms and ARM's memcpy; VS = vector
  * size in bytes):
- *   n <= VS      one masked load/store (AVX-512), else two overlapping loads of the
- *                largest power-of-two width <= n (16/8/4/2 bytes) or one byte
+ *   n <= VS      two overlapping loads of the largest power-of-two width <= n
+ *                (16/8/4/2 bytes) or one byte
  *   n <= 2 VS    first and last vector
  *   n <= 4 VS    first two and last two vectors
  *   n <= 8 VS    first four and last four vectors
@@ -23,7 +24,7 @@
  *
  * Required macros: FC_FN (function name), VEC (type), VS, LOADU(p), STOREU(p, v),
  * STOREA(p, v), STREAM(p, v) (aligned non-temporal store).
- * Optional: FC_MASKED_SMALL (AVX-512BW masked ops), FC_REP_MOVSB.
+ * Optional: FC_REP_MOVSB.
  */
 #include <immintrin.h>
 #include "../fc_internal.h"
@@ -128,9 +129,6 @@ void *FC_FN(void *dst, const void *src, size_t n)
     const fc_u8 *s = src;
 
     if (n <= VS) {
-#ifdef FC_MASKED_SMALL
-        FC_MASKED_SMALL(d, s, n);
-#else
 #if VS >= 32
         if (n >= 16) {
             __m128i a = _mm_loadu_si128((const __m128i *)s);
@@ -155,7 +153,6 @@ void *FC_FN(void *dst, const void *src, size_t n)
         } else if (n == 1) {
             *d = *s;
         }
-#endif
         return dst;
     }
     if (n <= 2 * VS) {

@@ -1,36 +1,25 @@
 /* memset_avx512.S - "avx512": memset with EVEX-encoded vectors in registers 16-31
  * (no vzeroupper on return; the C version paid ~0.3-0.6 ns per call for it at
- * 65-512 bytes: 2.58-3.73 ns against glibc's 2.30-2.87 here).
+ * 65-512 bytes).  The measurements behind each choice below, and the
+ * alternatives that lost, are in docs/kernels-x86_64.md.
  *
  * Assumptions: AVX-512F/BW/VL enabled by the OS, BMI2.
  * Size classes:
  *   0..64      only where the policy sets fc_tun.memset_masked_max (64 on Intel
  *              Sapphire Rapids and later, 0 = never elsewhere): one masked
- *              store behind one size branch.  On Emerald Rapids, against the
- *              branch-free form below (time / best peer's, geometric means, one
- *              run): hot fixed sizes 1.19 vs 1.69, learnable mixes (512 calls
- *              replayed) 1.15 vs 1.40, cold 1.04 vs 1.10; random-order mixes
- *              0.98 vs 0.92, the one regime it loses.
+ *              store behind one size branch (Emerald Rapids, hot fixed sizes: 1.19
+ *              times the best peer's time, against 1.69 branch-free).
  *   0..255     no size branch: one byte-masked store of [0, min(n, 64)) and three
  *              plain 64-byte stores at dst + n - 64, dst + 64 and dst + n - 128,
  *              each sent by a cmov to a scratch line in the red zone when it
  *              would reach outside [dst, dst + n) (n < 64, n < 128).  The fleet's
- *              memset sizes are mostly below 256 B and change call to call, so a
- *              mispredicted size ladder is what they cost; a masked store costs
- *              more than a plain one here, hence one.  MemsetGoogle mixes, medians
- *              of 5 runs against glibc: the previous form (two masked stores to
- *              128, a branch at 128 and 256) 0.98-1.52x (D worst), this form
- *              1.15-2.26x (B worst); GoogleD 0.98x -> 1.47-1.62x.  Four masked
- *              stores instead of the plain ones: B 0.83-0.93x; a branch at 64 or
- *              at 128 before the plain stores: D 0.97-1.26x.  The price: a stream
- *              of calls on cold lines (each call's stores wait for a miss) keeps
- *              fewer calls in flight with four stores each: cold 16/64 B
- *              0.65-0.81x glibc against 0.85-0.95x before.
+ *              memset sizes change call to call, so a mispredicted size ladder is
+ *              what they cost (MemsetGoogleD: 0.98x glibc with the ladder,
+ *              1.47-1.62x without).
  *              With dst in the last 64 bytes of a page and n < 64, the masked
  *              store is anchored at dst + n - 64 (mask from the top) so that no
- *              masked-out byte lies in the next page: such a store cost ~420 ns
- *              here when that page was not mapped (the fault-suppression assist)
- *              and 7-13 ns when it was, against ~2 ns.
+ *              masked-out byte lies in the next page (~420 ns when that page was
+ *              not mapped).
  *   256        four stores (bzhi reads 8 bits of the index: 256 would be 0)
  *   257..512   four from each end
  *   > 512      first vector unaligned, then four 64-byte-aligned stores per
@@ -38,10 +27,8 @@
  *              loop); non-temporal from fc_tun.nt_threshold (no read of the
  *              destination lines; 8 MiB: 94 us vs glibc's 134 us measured here).
  *   rep stosb  in [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
- *              nt_threshold), over the whole range.  On Zen 5 the policy opens (2 KiB, 32 KiB), where a
- *              cold destination costs the loop ~1.5x, and [L2 size, nt); on
- *              Emerald Rapids one window from 8 KiB (cold 8 KiB 1000 vs 1049 ns
- *              for the loop, which wins hot below): see src/x86_64/policy.c.
+ *              nt_threshold), over the whole range: the windows the policy
+ *              measured per CPU (src/x86_64/policy.c).
  * c is converted to unsigned char by the byte broadcast. */
 #include "fc_tun_offsets.h"
 #define NT_THRESHOLD (fc_tun + FC_TUN_NT_THRESHOLD)
@@ -189,5 +176,3 @@ KERNEL_BEGIN(fc_memset_avx512)
         movq    %r9, %rax
         ret
 KERNEL_END(fc_memset_avx512)
-
-        .section .note.GNU-stack, "", @progbits

@@ -1,7 +1,7 @@
-/* memset_vec.h - the x86_64 vector memset template (memset_sse2.c, memset_avx2.c,
- * memset_avx512.c, memset_erms.c include it).
- *   n <= VS      one masked store (AVX-512), else two overlapping stores of the
- *                largest power-of-two width <= n
+/* memset_vec.h - the x86_64 vector memset template (memset_sse2.c, memset_avx2.c
+ * and memset_erms.c include it; "avx512" is its own design in assembly,
+ * memset_avx512.S).
+ *   n <= VS      two overlapping stores of the largest power-of-two width <= n
  *   n <= 2 VS    first and last vector; n <= 4 VS: two from each end; n <= 8 VS:
  *                four from each end
  *   larger       first vector unaligned, then 4 aligned vectors per iteration, the
@@ -10,7 +10,7 @@
  *                [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
  *                nt_threshold).
  * Required macros: FC_FN, VEC, VS, SPLAT(c), STOREU, STOREA, STREAM; optional
- * FC_MASKED_SET, FC_REP_STOSB. */
+ * FC_REP_STOSB. */
 #include <immintrin.h>
 #include "../fc_internal.h"
 
@@ -66,9 +66,6 @@ void *FC_FN(void *dst, int c, size_t n)
     fc_u8 *d = dst;
 
     if (n <= VS) {
-#ifdef FC_MASKED_SET
-        FC_MASKED_SET(d, c, n);
-#else
         uint64_t w = (uint64_t)(fc_u8)c * 0x0101010101010101ull;
 #if VS >= 32
         if (n >= 16) {
@@ -90,7 +87,6 @@ void *FC_FN(void *dst, int c, size_t n)
         } else if (n == 1) {
             *d = (fc_u8)c;
         }
-#endif
         return dst;
     }
     if (n <= 2 * VS) {

@@ -33,12 +33,6 @@
  */
 #include "variants.h"
 
-#define FC_VN_PREFIX(x) fc_x86_##x
-#define FC_VN_MEMCPY FC_X86_MEMCPY_VARIANTS
-#define FC_VN_MEMMOVE FC_X86_MEMMOVE_VARIANTS
-#define FC_VN_MEMSET FC_X86_MEMSET_VARIANTS
-#include "../variant_names.h"
-
 #define KiB ((uint64_t)1024)
 #define MiB (1024 * KiB)
 #define GiB (1024 * MiB)
@@ -75,21 +69,11 @@ static int intel_full_clock_avx512(const struct fc_x86_cpu *c)
     return c->vendor == FC_X86_INTEL && can_avx512(c) && has(c, FC_X86_AVX_VNNI);
 }
 
-int fc_x86_usable(const struct fc_x86_cpu *c, int func, unsigned idx)
-{
-    const char *n = fc_x86_variant_name(func, idx);
-    if (fc_streq(n, "generic"))
-        return 1;
-    if (fc_streq(n, "sse2"))
-        return has(c, FC_X86_SSE2);
-    if (fc_streq(n, "avx2"))
-        return can_avx2(c);
-    if (fc_streq(n, "avx512"))
-        return can_avx512(c);
-    if (fc_streq(n, "erms")) /* AVX2 vectors around rep movsb/stosb */
-        return can_avx2(c) && has(c, FC_X86_ERMS);
-    return 0;
-}
+/* fc_x86_usable (the table's requirements), the names and their look-ups. */
+#define FC_VN_PREFIX(x) fc_x86_##x
+#define FC_VN_TABLE FC_X86_VARIANTS
+#define FC_VN_CPU struct fc_x86_cpu
+#include "../variant_names.h"
 
 const char *fc_x86_uarch(const struct fc_x86_cpu *c)
 {
@@ -121,12 +105,6 @@ static int is_zen3_or_later(const struct fc_x86_cpu *c)
     return (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) && c->family >= 0x19;
 }
 
-static void set(struct fc_decision *d, int f, const char *name, const char *why1,
-                const char *why2)
-{
-    fc_decision_set(d, f, fc_x86_variant_index(f, name), why1, why2);
-}
-
 /* The reported L3 size, or 0 when it is not believable (a hypervisor may report
  * none, or garbage: one VM here says 508 MiB through the legacy AMD leaf). */
 static uint64_t l3_plausible(const struct fc_x86_cpu *c)
@@ -155,9 +133,12 @@ static uint64_t nt_threshold(const struct fc_x86_cpu *c)
     return t;
 }
 
+/* A rule's variant, for all three functions: its copy and its memset index. */
+#define PICK(name) (copy = FC_X86_COPY_##name, mset = FC_X86_SET_##name)
+
 void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
 {
-    const char *base;
+    int copy, mset;
     const char *why, *why_set = 0; /* why_set: memset's, when it differs */
 
     fc_bytezero(d, sizeof *d);
@@ -239,7 +220,7 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
 
     if (can_avx512(c) && is_zen3_or_later(c)) {
         int zen5 = c->family >= 0x1a && has(c, FC_X86_ERMS);
-        base = "avx512";
+        PICK(avx512);
         why = zen5 ? ": AVX-512 enabled: masked small sizes, 64-byte loop, rep movsb only from "
                      "32 KiB at safe distances (measured)"
                    : ": AVX-512 enabled: masked small sizes, 64-byte loop; rep movsb off "
@@ -255,28 +236,29 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * 1.66-3.29x, memmove 0.88-1.11x -> 1.62-3.03x, memset 0.37-1.07x ->
          * 0.99-1.72x (the masked small sizes; glibc's own choice here is its
          * avx512 variant too). */
-        base = "avx512";
+        PICK(avx512);
         why = ": masked small sizes, 64-byte loop, rep movsb from 4 KiB (measured)";
         why_set = ": one masked store to 64 B, branch-free to 255 B, 64-byte loop, rep stosb "
                   "from 8 KiB (measured)";
     } else if (c->vendor == FC_X86_INTEL && has(c, FC_X86_FSRM) && can_avx2(c) &&
                has(c, FC_X86_ERMS)) {
-        base = "erms";
+        PICK(erms);
         why = ": Intel with FSRM: AVX2 vectors, rep movsb/stosb for mid sizes";
     } else if (can_avx2(c)) {
-        base = "avx2";
+        PICK(avx2);
         why = c->vendor == FC_X86_INTEL
                   ? ": AVX2 (512-bit stores cost clock speed on Intel without FSRM)"
                   : ": AVX2 enabled by the OS; rep movsb avoided";
     } else if (has(c, FC_X86_SSE2)) {
-        base = "sse2";
+        PICK(sse2);
         why = ": no OS-enabled AVX2: 16-byte SSE2 vectors";
     } else {
-        base = "generic";
+        PICK(generic);
         why = ": no SSE2 reported: portable C";
     }
     for (int f = 0; f < FC_NFUNCS; f++)
-        set(d, f, base, fc_x86_uarch(c), f == FC_MEMSET && why_set ? why_set : why);
+        fc_decision_set(d, f, f == FC_MEMSET ? mset : copy, fc_x86_uarch(c),
+                        f == FC_MEMSET && why_set ? why_set : why);
 }
 
 void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)

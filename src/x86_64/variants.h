@@ -1,28 +1,25 @@
-/* x86_64 variant lists and CPU facts.  Pure declarations: compiled on every host,
+/* x86_64 variant table and CPU facts.  Pure declarations: compiled on every host,
  * so the policy tests can ask about any x86 CPU anywhere.
  *
- * X(name, kernel): name is the stable variant name (README, FASTCOPY_* overrides,
- * fc_variants); kernel the symbol implementing it.  memcpy and memmove share one
- * kernel per variant: every copy is overlap-safe (see memmove_vec.h). */
+ * V(X, name, copy kernel, memset kernel, requirement): see variant_table.h.  The
+ * requirements use policy.c's helpers (has, can_avx2, can_avx512).  memcpy and
+ * memmove share one kernel per variant: every copy is overlap-safe (see
+ * memmove_vec.h). */
 #ifndef FC_X86_VARIANTS_H
 #define FC_X86_VARIANTS_H
 #include <stdint.h>
 #include "../fc_internal.h"
+#include "../variant_table.h"
 
-#define FC_X86_COPY_VARIANTS(X)                                                   \
-    X(generic, fc_memmove_generic)                                                \
-    X(sse2, fc_memmove_sse2)                                                      \
-    X(avx2, fc_memmove_avx2)                                                      \
-    X(avx512, fc_memmove_avx512)                                                  \
-    X(erms, fc_memmove_erms)
-#define FC_X86_MEMCPY_VARIANTS(X) FC_X86_COPY_VARIANTS(X)
-#define FC_X86_MEMMOVE_VARIANTS(X) FC_X86_COPY_VARIANTS(X)
-#define FC_X86_MEMSET_VARIANTS(X)                                                 \
-    X(generic, fc_memset_generic)                                                 \
-    X(sse2, fc_memset_sse2)                                                       \
-    X(avx2, fc_memset_avx2)                                                       \
-    X(avx512, fc_memset_avx512)                                                   \
-    X(erms, fc_memset_erms)
+#define FC_X86_VARIANTS(V, X)                                                     \
+    V(X, generic, fc_memmove_generic, fc_memset_generic, 1)                       \
+    V(X, sse2, fc_memmove_sse2, fc_memset_sse2, has(c, FC_X86_SSE2))              \
+    V(X, avx2, fc_memmove_avx2, fc_memset_avx2, can_avx2(c))                      \
+    V(X, avx512, fc_memmove_avx512, fc_memset_avx512, can_avx512(c))              \
+    /* AVX2 vectors around rep movsb/stosb */                                     \
+    V(X, erms, fc_memmove_erms, fc_memset_erms, can_avx2(c) && has(c, FC_X86_ERMS))
+enum fc_x86_copy_variant { FC_X86_VARIANTS(FC_VT_COPY_ID, FC_X86_) FC_X86_COPY_COUNT };
+enum fc_x86_set_variant { FC_X86_VARIANTS(FC_VT_SET_ID, FC_X86_) FC_X86_SET_COUNT };
 
 enum fc_x86_vendor { FC_X86_OTHER, FC_X86_INTEL, FC_X86_AMD, FC_X86_HYGON };
 

@@ -241,7 +241,7 @@ static void build_cases(const char *dist_dir, size_t draws, uint64_t seed)
         }
         add_range(f, "0", "n = 0", 0, 0);
         add_range(f, "1-15", "n = 1..15, aligned", 1, 15);
-        if (!per_size)   /* issue 7: "0-16 bytes <= 25 each"; 16 opens the 16-32 class */
+        if (!per_size)   /* the target "0-16 bytes <= 25 each"; 16 opens the 16-32 class */
             add_fixed(f, "16", "n = 16, aligned", 16, 0, 0);
         add_range(f, "16-32", "n = 16..32, aligned", 16, 32);
         add_fixed(f, "100", "n = 100, aligned", 100, 0, 0);

@@ -48,13 +48,8 @@ esac
 cc=${CROSS_CC:-$arch-linux-gnu-gcc}
 qemu=${QEMU:-qemu-$arch}
 
-if [ -z "$dists" ]; then
-    if [ -f "$top/bench/distributions/MemcpyGoogleA.csv" ]; then
-        dists=$top/bench/distributions
-    else
-        dists=/work/shared/data/size-distributions
-    fi
-fi
+: "${dists:=$top/bench/distributions}"
+[ -f "$dists/MemcpyGoogleA.csv" ] || { echo "run.sh: no size distributions in $dists (--dists DIR)" >&2; exit 1; }
 
 [ -f "$bdir/build.ninja" ] || { echo "run.sh: $bdir is not a meson build dir" >&2; exit 1; }
 bdir=$(cd "$bdir" && pwd)
@@ -73,7 +68,8 @@ fi
     "$here/count.c" "$here/stubs.S" "$bdir/src/libfc_core.a"
 
 # 3. one run per model.  The loader and libc must be the cross toolchain's matched
-# pair (docs/field-notes: mixing in the multiarch libc.so.6 hangs fork/threads).
+# pair (cross/aarch64-linux-gnu.ini: mixing in the multiarch libc.so.6 hangs
+# fork/threads).
 args=(); failed=0
 for model in $models; do
     tag=$(printf '%s' "$model" | tr ',=' '__')
