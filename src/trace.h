@@ -27,7 +27,7 @@
 
 /* dst against src, for memcpy and memmove (d = dst - src modulo 2^64). */
 enum fct_dist {
-    FCT_DIST_DISJOINT,  /* no overlap, not 4K-aliased */
+    FCT_DIST_DISJOINT,  /* no overlap, not 4K-aliased; and every n == 0 */
     FCT_DIST_ALIAS,     /* no overlap, dst 0..255 bytes after src modulo 4096 */
     FCT_DIST_FWD,       /* overlap, dst below src (a forward copy is right) */
     FCT_DIST_BWD,       /* overlap, dst above src (needs a backward copy) */
@@ -57,16 +57,21 @@ static inline unsigned fct_bucket(uint64_t n)
 uint64_t fct_bucket_lo(unsigned b);
 uint64_t fct_bucket_hi(unsigned b);
 
-/* The class of a copy.  The common case costs one comparison: dst - src + n - 1
- * < 2n - 1 (unsigned) holds exactly when the buffers overlap, or n == 0; only
- * then are the cases told apart. */
+/* The class of a copy (n == 0: disjoint).  The common case costs one comparison:
+ * dst - src + n <= 2n - 1 (unsigned) holds for every overlap (and for n == 0,
+ * and for src right after dst); only then are the cases told apart. */
 static inline unsigned fct_dist_class(uintptr_t dst, uintptr_t src, size_t n)
 {
     uintptr_t d = dst - src;
-    if (__builtin_expect(d + n - 1 < 2 * n - 1, 0)) {
+    if (__builtin_expect(d + n <= 2 * n - 1, 0)) {
         if (n == 0)
-            return (d & 0xf00) == 0 ? FCT_DIST_ALIAS : FCT_DIST_DISJOINT;
-        return d == 0 ? FCT_DIST_SAME : d < n ? FCT_DIST_BWD : FCT_DIST_FWD;
+            return FCT_DIST_DISJOINT;
+        if (d == 0)
+            return FCT_DIST_SAME;
+        if (d < n)
+            return FCT_DIST_BWD;
+        if (-d < n)
+            return FCT_DIST_FWD;
     }
     return (d & 0xf00) == 0 ? FCT_DIST_ALIAS : FCT_DIST_DISJOINT;
 }

@@ -580,7 +580,8 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
     if (note && *note)
         fprintf(f, "%s\n", note);
     fprintf(f, "Not counted: processes that end by _exit(), a signal or exec (they write "
-               "nothing), calls after the trace's exit handler.\n");
+               "nothing);\ncalls after the trace's exit handler, inlined by the compiler, or "
+               "inside the C library.\n");
 
     fprintf(f, "\n%-22s %14s %7s %11s %7s %9s\n", "function / name", "calls", "calls", "bytes",
             "bytes", "mean size");
@@ -588,6 +589,7 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
         fprintf(f, "%-22s %14" PRIu64 " %6.1f%% %11s %6.1f%% %9.1f\n", fct_funcs[fn], calls[fn],
                 pct(calls[fn], all_calls), human_bytes(bytes[fn], hb, sizeof hb),
                 pct(bytes[fn], all_bytes), calls[fn] ? (double)bytes[fn] / calls[fn] : 0.0);
+        /* its names, when another than the function's own was called */
         for (unsigned k = 0; k < FCT_NNAMES; k++)
             if (fct_name_func[k] == fn && r->name_calls[k] && r->name_calls[k] != calls[fn])
                 fprintf(f, "  %-20s %14" PRIu64 " %6.1f%% %11s %6.1f%% %9.1f\n", fct_names[k],
@@ -595,12 +597,10 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
                         human_bytes(r->name_bytes[k], hb, sizeof hb),
                         pct(r->name_bytes[k], all_bytes),
                         (double)r->name_bytes[k] / r->name_calls[k]);
-            else if (fct_name_func[k] == fn && r->name_calls[k])
-                fprintf(f, "  %-20s %14s\n", fct_names[k], "(all)");
     }
 
-    fprintf(f, "\n%-9s %10s %10s %10s %10s %10s %16s\n", "sizes", "median", "p90", "p99",
-            "p99.9", "max", "");
+    fprintf(f, "\n%-9s %10s %10s %10s %10s %10s\n", "sizes", "median", "p90", "p99", "p99.9",
+            "max");
     for (int fn = 0; fn < FC_NFUNCS; fn++) {
         const struct fct_hist *h = &r->h[fn];
         uint64_t total = 0;
@@ -645,8 +645,8 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
         fputc('\n', f);
     }
 
-    fprintf(f, "\n%-10s %-30s %s\n", "alignment", "share of calls with dst mod 64, 16, 8 = 0",
-            "src mod 64, 16, 8 = 0");
+    fprintf(f, "\n%-26s %12s %7s %7s %14s %7s %7s\n", "alignment (share of calls)",
+            "dst%64 = 0", "%16", "%8", "src%64 = 0", "%16", "%8");
     for (int fn = 0; fn < FC_NFUNCS; fn++) {
         if (!calls[fn])
             continue;
@@ -664,10 +664,9 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
             }
             a[x][0] = pct(m64, n), a[x][1] = pct(m16, n), a[x][2] = pct(m8, n);
         }
-        fprintf(f, "%-10s %8.1f%% %5.1f%% %5.1f%%         ", fct_funcs[fn], a[0][0], a[0][1],
-                a[0][2]);
+        fprintf(f, "%-26s %11.1f%% %6.1f%% %6.1f%%", fct_funcs[fn], a[0][0], a[0][1], a[0][2]);
         if (fn != FC_MEMSET)
-            fprintf(f, " %6.1f%% %5.1f%% %5.1f%%", a[1][0], a[1][1], a[1][2]);
+            fprintf(f, " %13.1f%% %6.1f%% %6.1f%%", a[1][0], a[1][1], a[1][2]);
         fputc('\n', f);
     }
 
@@ -683,7 +682,8 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
                     pct(d[FCT_DIST_FWD], calls[fn]), pct(d[FCT_DIST_BWD], calls[fn]),
                     pct(d[FCT_DIST_SAME], calls[fn]));
         }
-        fprintf(f, "(4K-aliased: no overlap, dst 0..255 bytes after src modulo 4096)\n");
+        fprintf(f, "(4K-aliased: no overlap, dst 0..255 bytes after src modulo 4096; size 0 "
+                   "counts as disjoint)\n");
     }
 
     if (r->nsites) {
