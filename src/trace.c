@@ -37,7 +37,9 @@
  * with PREFIX from FCTRACE_PREFIX (default "fastcopy-trace"; a PREFIX ending in
  * '/' is a directory: PREFIX/PID.trace, ...).  At start each process creates
  * PREFIX.PID.running and removes it after writing: a process that ends by
- * _exit(), a signal or an exec writes nothing, and its .running file says so.
+ * _exit() or a signal writes nothing, and its .running file says so; one that
+ * execs another program writes nothing either, and the new image, finding the
+ * file, counts it as lost in its own.
  * After fork() the child starts from zero counters (pthread_atfork), with its own
  * pid.  Nothing here is written to stdout or stderr, except one line on stderr
  * when the files cannot be written.
@@ -374,13 +376,30 @@ static void fct_path(char *buf, size_t cap, long pid, int tag, const char *suffi
         snprintf(buf, cap, "%s%s%ld%s", fct_prefix, dir ? "" : ".", pid, suffix);
 }
 
-static void fct_mark_running(void)
+/* PREFIX.PID.running, holding 's' when a program image created it at start, 'f'
+ * when a child of fork() did.  Found with an 's' at start: an earlier program
+ * image of this pid ran and wrote nothing (it exec'd this one, or it ended by
+ * _exit and the pid came round again), and this image's files count it as lost.
+ * An 'f' is the forked copy that exec'd this image: its calls between fork and
+ * exec are not counted, and nothing says so (a shell does that for every
+ * command). */
+static unsigned fct_lost;
+
+static void fct_mark_running(char how)
 {
-    char path[4200];
+    char path[4200], was = 0;
     fct_path(path, sizeof path, (long)getpid(), 1, ".running");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd >= 0)
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST && (fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
+        if (read(fd, &was, 1) == 1 && was == 's' && how == 's')
+            fct_lost++;
+        (void)!ftruncate(fd, 0);
+        (void)!lseek(fd, 0, SEEK_SET);
+    }
+    if (fd >= 0) {
+        (void)!write(fd, &how, 1);
         close(fd);
+    }
 }
 
 static void fct_zero(struct fct_slot *t)
@@ -404,7 +423,8 @@ static void fct_atfork_child(void)
     fct_nclaimed = fct_nshared = 0;
     fct_self = 0;
     fct_on_shared = 0;
-    fct_mark_running();
+    fct_lost = 0;
+    fct_mark_running('f');
 }
 
 __attribute__((constructor)) static void fct_init(void)
@@ -432,7 +452,7 @@ __attribute__((constructor)) static void fct_init(void)
             __atomic_store_n(&fct_nslots, (unsigned)v, __ATOMIC_RELAXED);
     }
     pthread_atfork(NULL, NULL, fct_atfork_child);
-    fct_mark_running();
+    fct_mark_running('s');
 }
 
 static void fct_add_slot(struct fct_report *r, const struct fct_slot *t)
@@ -551,6 +571,7 @@ __attribute__((destructor)) static void fct_fini(void)
         fct_add_slot(r, &fct_shared);
     r->threads = claimed;
     r->shared_threads = fct_nshared;
+    r->lost = fct_lost;
 
     char path[4200], run[4200];
     fct_path(run, sizeof run, pid, 1, ".running");

@@ -102,6 +102,8 @@ struct fct_report {
     size_t nsites, site_cap;
     unsigned nproc;                     /* processes merged */
     uint64_t threads, shared_threads;   /* threads that counted; of them, on the shared counters */
+    uint64_t lost;                      /* program images before these, of the same pids,
+                                           that wrote nothing (replaced by exec) */
     char exe[4096];                     /* one process: its executable; merged: a list of names */
     long pid;                           /* one process: its pid; merged: 0 */
 };

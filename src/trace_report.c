@@ -7,6 +7,8 @@
  *   pid PID | processes N                one process, or N merged
  *   exe PATH                             (merged: the programs' names)
  *   threads N M                          threads that counted; M of them on the shared counters
+ *   lost N                               earlier program images of these pids that wrote
+ *                                        nothing (an exec replaced them)
  *   name NAME CALLS BYTES                per exported name (exports.def), every name
  *   max FUNC SIZE                        largest size above 4096
  *   size FUNC LO HI CALLS BYTES          per size bucket with calls (LO = HI up to 4096)
@@ -179,6 +181,7 @@ void fct_report_merge(struct fct_report *dst, const struct fct_report *src)
     dst->nproc += src->nproc;
     dst->threads += src->threads;
     dst->shared_threads += src->shared_threads;
+    dst->lost += src->lost;
     dst->pid = 0;
     /* the list of program names, each once: "gcc, cc1, as" */
     const char *names = src->pid ? base_name(src->exe) : src->exe;
@@ -249,6 +252,7 @@ int fct_write_trace(FILE *f, struct fct_report *r)
         fprintf(f, "processes %u\n", r->nproc);
     fprintf(f, "exe %s\n", r->exe);
     fprintf(f, "threads %" PRIu64 " %" PRIu64 "\n", r->threads, r->shared_threads);
+    fprintf(f, "lost %" PRIu64 "\n", r->lost);
     for (unsigned k = 0; k < FCT_NNAMES; k++)
         fprintf(f, "name %s %" PRIu64 " %" PRIu64 "\n", fct_names[k], r->name_calls[k],
                 r->name_bytes[k]);
@@ -374,6 +378,8 @@ int fct_read_trace(FILE *f, struct fct_report *r, char *err, size_t errcap)
                    !parse_u64(tok[2], &b)) {
             r->threads = a;
             r->shared_threads = b;
+        } else if (!strcmp(tok[0], "lost") && nt == 2 && !parse_u64(tok[1], &a)) {
+            r->lost += a;
         } else if (!strcmp(tok[0], "name") && nt == 4 && !parse_u64(tok[2], &a) &&
                    !parse_u64(tok[3], &b)) {
             int k = find_in(fct_names, FCT_NNAMES, tok[1]);
@@ -579,9 +585,13 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
                 r->threads == 1 ? "" : "s", all_calls, human_bytes(all_bytes, hb, sizeof hb));
     if (note && *note)
         fprintf(f, "%s\n", note);
-    fprintf(f, "Not counted: processes that end by _exit(), a signal or exec (they write "
-               "nothing);\ncalls after the trace's exit handler, inlined by the compiler, or "
-               "inside the C library.\n");
+    if (r->lost)
+        fprintf(f, "%" PRIu64 " program image%s replaced by exec wrote nothing (the image%s "
+                   "after %s counted)\n", r->lost, r->lost == 1 ? "" : "s",
+                r->lost == 1 ? "" : "s", r->lost == 1 ? "it is" : "them are");
+    fprintf(f, "Not counted: a process that ends by _exit(), a signal or exec writes nothing; "
+               "nor are\ncalls between fork and exec, after the trace's exit handler, inlined "
+               "by the compiler,\nor inside the C library.\n");
 
     fprintf(f, "\n%-22s %14s %7s %11s %7s %9s\n", "function / name", "calls", "calls", "bytes",
             "bytes", "mean size");
