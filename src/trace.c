@@ -363,6 +363,24 @@ static __attribute__((noinline)) void fct_count_site_own(uintptr_t key, size_t n
 #endif
 FC_EXPORT_LIST(FCT_WRAP, FCT_WRAP_F)
 
+/* The API's fc_memcpy, fc_memmove, fc_memset: plain functions here (dispatch.c,
+ * built with FC_TRACE_BUILD, keeps their IFUNCs hidden), not counted. */
+FC_HIDDEN void *fc_traced_fc_memcpy(void *, const void *, size_t);
+FC_HIDDEN void *fc_traced_fc_memmove(void *, const void *, size_t);
+FC_HIDDEN void *fc_traced_fc_memset(void *, int, size_t);
+FC_API void *fc_memcpy(void *d, const void *s, size_t n)
+{
+    return fc_traced_fc_memcpy(d, s, n);
+}
+FC_API void *fc_memmove(void *d, const void *s, size_t n)
+{
+    return fc_traced_fc_memmove(d, s, n);
+}
+FC_API void *fc_memset(void *d, int c, size_t n)
+{
+    return fc_traced_fc_memset(d, c, n);
+}
+
 /* ---- start, fork, exit ------------------------------------------------------------ */
 
 /* PREFIX.PID<tag><suffix>, or PREFIX/PID... for a directory prefix. */
