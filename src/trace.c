@@ -62,14 +62,15 @@
 char *strerror(int); /* (no <string.h>: it declares the names defined here) */
 
 #define FCT_NSLOTS 64
-#define FCT_NSITES 1024 /* per slot; a power of two */
+#define FCT_NSITES 2048 /* per slot; a power of two */
 #define FCT_PROBES 8
 _Static_assert(FCT_NNAMES <= 16, "a site key holds the name in 4 bits");
+_Static_assert(sizeof(uintptr_t) == 8, "site keys need 64-bit addresses");
 _Static_assert(FCT_SUB == 16, "fct_bucket shifts by k - 4");
 
 struct fct_site_slot {
     uint64_t calls, bytes; /* 32-byte entries: never across a cache line */
-    uintptr_t key;         /* return address << 4 | name; 0 = free */
+    uintptr_t key;         /* FCT_KEY: return address and name; 0 = free */
     uint64_t pad;
 } __attribute__((aligned(32)));
 
@@ -191,19 +192,39 @@ fct_count_hist(struct fct_slot *t, const int shared, unsigned id, int f, uintptr
     }
 }
 
-/* Fibonacci hashing of the low 32 bits (a 32-bit multiply by an immediate). */
-static inline __attribute__((always_inline)) unsigned fct_site_hash(uintptr_t key)
+/* A site's key: the return address, and the name in bits 58..61 (user-space
+ * addresses are below 2^57 on x86_64, aarch64 and riscv64): a constant per
+ * wrapper, nothing to compute for memcpy.  The return addresses of two calls are
+ * at least 4 bytes apart. */
+#define FCT_KEY(ra, id) ((uintptr_t)(ra) | (uintptr_t)(id) << 58)
+#define FCT_KEY_RA(key) ((key) & (((uintptr_t)1 << 58) - 1))
+#define FCT_KEY_ID(key) ((unsigned)((key) >> 58))
+
+/* The entry a site hashes to: the low bits of its return address (calls are at
+ * least 4 bytes apart; call sites near each other, as in one hot loop, get
+ * different entries), and its name (one call instruction through a function
+ * pointer may reach several: fcbench's loop does).  The multiplicative hash this
+ * replaces cost three instructions on every call. */
+static inline __attribute__((always_inline)) unsigned fct_site_hash(uintptr_t ra, unsigned id)
 {
-    return ((uint32_t)key * 0x9e3779b1u) >> (32 - 10);
+    return ((unsigned)(ra >> 2) ^ id) & (FCT_NSITES - 1);
 }
-_Static_assert(FCT_NSITES == 1 << 10, "fct_site_hash");
+/* The same entry, written so that the compiler needs an and and a scaled index
+ * (entries are 32 bytes): (ra ^ id << 2) & (N - 1) << 2, times 8. */
+static inline __attribute__((always_inline)) struct fct_site_slot *
+fct_site_entry(struct fct_slot *t, uintptr_t ra, unsigned id)
+{
+    uintptr_t off = (ra ^ (uintptr_t)id << 2) & ((uintptr_t)(FCT_NSITES - 1) << 2);
+    return (struct fct_site_slot *)((char *)t->site + off * 8);
+}
+_Static_assert(sizeof(struct fct_site_slot) == 32, "fct_site_entry scales by 8");
 
 /* The call site: its entry, or a free one, within FCT_PROBES entries of its hash. */
 static inline __attribute__((always_inline)) void fct_count_site(struct fct_slot *t,
                                                                  const int shared,
                                                                  uintptr_t key, size_t n)
 {
-    unsigned i = fct_site_hash(key);
+    unsigned i = fct_site_hash(FCT_KEY_RA(key), FCT_KEY_ID(key));
     for (int p = 0; p < FCT_PROBES; p++, i = (i + 1) & (FCT_NSITES - 1)) {
         struct fct_site_slot *e = &t->site[i];
         uintptr_t k = shared ? __atomic_load_n(&e->key, __ATOMIC_RELAXED) : e->key;
@@ -228,18 +249,17 @@ static inline __attribute__((always_inline)) void fct_count_site(struct fct_slot
     FCT_ADD(shared, t->other_bytes, n);
 }
 
-#define FCT_KEY(ra, id) ((uintptr_t)(ra) << 4 | (id))
 
 /* The common case (own slot): the histograms, and the site when it is in the
- * first entry it hashes to.  Returns 0 when all is counted, 1 when the site is
- * still to count (fct_count_site, out of line). */
+ * entry it hashes to.  Returns 0 when all is counted, 1 when the
+ * site is still to count (fct_count_site, out of line). */
 static inline __attribute__((always_inline)) int fct_count_fast(struct fct_slot *t, unsigned id,
                                                                 int f, uintptr_t d, uintptr_t s,
                                                                 size_t n, uintptr_t ra)
 {
     fct_count_hist(t, 0, id, f, d, s, n);
     uintptr_t key = FCT_KEY(ra, id);
-    struct fct_site_slot *e = &t->site[fct_site_hash(key)];
+    struct fct_site_slot *e = fct_site_entry(t, ra, id);
     if (__builtin_expect(e->key != key, 0))
         return 1;
     /* two scalar adds (trace.c is built without SLP vectorisation, which made
@@ -521,8 +541,8 @@ static void fct_add_slot(struct fct_report *r, const struct fct_slot *t)
         const struct fct_site_slot *e = &t->site[k];
         if (!e->key || !e->calls)
             continue;
-        uintptr_t ra = e->key >> 4;
-        unsigned id = (unsigned)(e->key & 15);
+        uintptr_t ra = FCT_KEY_RA(e->key);
+        unsigned id = FCT_KEY_ID(e->key);
         Dl_info di;
         struct link_map *lm = NULL;
         char sym[512] = "";
