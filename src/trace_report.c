@@ -638,16 +638,20 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
         if (calls[fn])
             fprintf(f, " %8s calls %6s", fct_funcs[fn], "bytes");
     fputc('\n', f);
+    /* one pass over the buckets (every process runs this at exit) */
+    uint64_t cc_all[FCT_NCLASSES][FC_NFUNCS], cb_all[FCT_NCLASSES][FC_NFUNCS];
+    memset(cc_all, 0, sizeof cc_all);
+    memset(cb_all, 0, sizeof cb_all);
+    for (unsigned b = 0, c = 0; b < FCT_NBUCKETS; b++) {
+        while (fct_bucket_lo(b) > fct_classes[c].hi)
+            c++;
+        for (int fn = 0; fn < FC_NFUNCS; fn++) {
+            cc_all[c][fn] += r->h[fn].calls[b];
+            cb_all[c][fn] += bucket_bytes(&r->h[fn], b);
+        }
+    }
     for (size_t c = 0; c < FCT_NCLASSES; c++) {
-        uint64_t cc[FC_NFUNCS] = {0}, cb[FC_NFUNCS] = {0};
-        for (int fn = 0; fn < FC_NFUNCS; fn++)
-            for (unsigned b = 0; b < FCT_NBUCKETS; b++) {
-                uint64_t lo = fct_bucket_lo(b);
-                if (lo >= fct_classes[c].lo && lo <= fct_classes[c].hi) {
-                    cc[fn] += r->h[fn].calls[b];
-                    cb[fn] += bucket_bytes(&r->h[fn], b);
-                }
-            }
+        const uint64_t *cc = cc_all[c], *cb = cb_all[c];
         fprintf(f, "%-15s", fct_classes[c].label);
         for (int fn = 0; fn < FC_NFUNCS; fn++)
             if (calls[fn])
