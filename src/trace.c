@@ -20,7 +20,7 @@
  *   - then a tail call of the variant (x86_64 with avx512 selected: a direct
  *     jump into it, as libfastcopy.so's own entries).
  *   Measured on the Emerald Rapids VM: see README.md ("Which sizes does my
- *   program copy?") for the cost per call in fcbench; 45 instructions per 16-byte
+ *   program copy?") for the cost per call in fcbench; 40 instructions per 16-byte
  *   memcpy in all (callgrind), against 63 in a first version that had one more
  *   alignment histogram, a stop flag and branchy distance classes.
  * The counters are plain (not atomic) in a thread's own slot: a signal handler
