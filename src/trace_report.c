@@ -718,6 +718,6 @@ void fct_write_summary(FILE *f, struct fct_report *r, const char *note)
                 r->other_calls, human_bytes(r->other_bytes, hb2, sizeof hb2));
     fputc('\n', f);
     if (r->shared_threads)
-        fprintf(f, "%" PRIu64 " of the threads counted into the shared counters (all %d "
-                   "per-thread slots of a process were taken)\n", r->shared_threads, 64);
+        fprintf(f, "%" PRIu64 " of the threads counted into the shared counters (every "
+                   "per-thread slot of their process was taken)\n", r->shared_threads);
 }
