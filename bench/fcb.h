@@ -118,6 +118,9 @@ struct fcb_config {
 #define FCB_MAX_WITH 8
     const char *with[FCB_MAX_WITH]; /* --with LIB[=NAME]: other libraries to time */
     int nwith;
+#define FCB_MAX_DISTS 32
+    const char *dists[FCB_MAX_DISTS]; /* --dist FILE...: replay these size mixes instead */
+    int ndists;
 };
 
 struct fcb_cache {

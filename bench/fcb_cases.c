@@ -152,6 +152,11 @@ void fcb_config_usage(void)
         "                      65536: too long for the branch predictors to learn)\n"
         "  --dist-dir DIR      read the size-mix .csv files from DIR instead of the copies\n"
         "                      built into the binary\n"
+        "  --dist FILE...      replay these size distributions (fastcopy-trace's\n"
+        "                      PREFIX.memcpy.csv ..., or PREFIX for all three; the format\n"
+        "                      of bench/distributions, extended) as the mix cases, in the\n"
+        "                      three regimes, for the function each was recorded for;\n"
+        "                      implies --group mix unless --group is given\n"
         "  --no-progress       no progress lines on stderr\n",
         stdout);
 }
@@ -207,6 +212,43 @@ int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k)
     if (!strcmp(a, "--case")) LISTV(cases);
     if (!strcmp(a, "--impl")) LISTV(impls);
     if (!strcmp(a, "--dist-dir")) { NEEDV; c->dist_dir = v; return 2; }
+    if (!strcmp(a, "--dist")) {
+        /* every following argument up to the next option: a file, or a PREFIX
+         * standing for PREFIX.memcpy.csv, PREFIX.memmove.csv, PREFIX.memset.csv */
+        int used = 1;
+        for (; *k + used < argc && argv[*k + used][0] != '-'; used++) {
+            const char *f = argv[*k + used];
+            struct stat sb;
+            int expanded = 0;
+            if (stat(f, &sb) && errno == ENOENT) {
+                static const char *const sfx[] = {".memcpy.csv", ".memmove.csv", ".memset.csv"};
+                for (size_t i = 0; i < 3; i++) {
+                    char path[4096];
+                    snprintf(path, sizeof path, "%s%s", f, sfx[i]);
+                    if (access(path, F_OK))
+                        continue;
+                    if (c->ndists == FCB_MAX_DISTS) {
+                        fcb_err("--dist: at most %d files\n", FCB_MAX_DISTS);
+                        return -1;
+                    }
+                    c->dists[c->ndists++] = strdup(path);
+                    expanded = 1;
+                }
+            }
+            if (expanded)
+                continue;
+            if (c->ndists == FCB_MAX_DISTS) {
+                fcb_err("--dist: at most %d files\n", FCB_MAX_DISTS);
+                return -1;
+            }
+            c->dists[c->ndists++] = f; /* checked by fcb_config_check */
+        }
+        if (used == 1) {
+            fcb_err("--dist needs a value\n");
+            return -1;
+        }
+        return used;
+    }
     if (!strcmp(a, "--with")) {
         NEEDV;
         if (c->nwith == FCB_MAX_WITH) {
@@ -1012,23 +1054,121 @@ static void cases_overlap(struct builder *b)
  * same calls for every impl. */
 #define MIX_OPS 65536
 
-static double *parse_weights(const char *text, size_t len, size_t *count)
+/* A size distribution: entry k says sizes lo..hi (evenly) with weight w.
+ * bench/distributions' files have one line, the weight of each size 0, 1, 2, ...;
+ * fastcopy-trace's add lines "LO-HI,P" for the sizes above 4096 and comment lines
+ * ("# function: memcpy" names the function). */
+struct dist_entry {
+    uint64_t lo, hi;
+    double w;
+};
+struct dist {
+    struct dist_entry *e;
+    size_t n;
+    int func;           /* -1 when the file does not say */
+};
+
+/* 0, or -1 with a message ("line 2: ...") in err. */
+static int parse_dist(const char *text, size_t len, struct dist *d, char *err, size_t errcap)
 {
-    size_t cap = 4200, n = 0;
-    double *w = calloc(cap, sizeof *w);
+    size_t cap = 4200, line = 1;
     const char *p = text, *end = text + len;
-    char num[64];
-    while (p < end && n < cap) {
-        size_t l = 0;
-        while (p < end && *p != ',' && l + 1 < sizeof num)
-            num[l++] = *p++;
-        num[l] = 0;
-        w[n++] = strtod(num, NULL);
-        if (p < end)
-            p++;
+    double total = 0;
+    d->n = 0;
+    d->func = -1;
+    d->e = malloc(cap * sizeof *d->e);
+    if (!d->e) {
+        snprintf(err, errcap, "out of memory");
+        return -1;
     }
-    *count = n;
-    return w;
+#define DIST_FAIL(...)                                                             \
+    do {                                                                           \
+        int l_ = snprintf(err, errcap, "line %zu: ", line);                        \
+        snprintf(err + l_, errcap - (size_t)l_, __VA_ARGS__);                      \
+        free(d->e);                                                                \
+        d->e = NULL;                                                               \
+        return -1;                                                                 \
+    } while (0)
+    for (; p < end; line++) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol)
+            eol = end;
+        char buf[256];
+        if (line > 1 && (p == eol || *p == '#')) {
+            static const char key[] = "# function:";
+            if (*p == '#' && (size_t)(eol - p) > sizeof key - 1 && !strncmp(p, key, sizeof key - 1)) {
+                const char *q = p + sizeof key - 1;
+                while (q < eol && *q == ' ')
+                    q++;
+                for (int f = 0; f < FCB_NFUNCS; f++)
+                    if ((size_t)(eol - q) == strlen(fcb_func_name(f)) &&
+                        !strncmp(q, fcb_func_name(f), (size_t)(eol - q)))
+                        d->func = f;
+            }
+            p = eol + 1;
+            continue;
+        }
+        if (line == 1) {
+            /* w0,w1,w2,...: the weight of each size */
+            if (p == eol)
+                DIST_FAIL("empty (want the weights of sizes 0, 1, 2, ... separated by commas)");
+            for (const char *q = p; q < eol;) {
+                size_t l = 0;
+                while (q < eol && *q != ',' && l + 1 < sizeof buf)
+                    buf[l++] = *q++;
+                buf[l] = 0;
+                char *e;
+                double w = strtod(buf, &e);
+                if (!l || *e || !(w >= 0) || w > 1e300)
+                    DIST_FAIL("'%s' (size %zu) is not a weight of 0 or more", buf, d->n);
+                if (d->n == cap) {
+                    struct dist_entry *ne = realloc(d->e, (cap *= 2) * sizeof *ne);
+                    if (!ne)
+                        DIST_FAIL("out of memory");
+                    d->e = ne;
+                }
+                d->e[d->n].lo = d->e[d->n].hi = d->n;
+                d->e[d->n++].w = w;
+                total += w;
+                if (q < eol && ++q == eol)
+                    DIST_FAIL("a comma at the end of the line");
+            }
+        } else {
+            /* LO-HI,W */
+            size_t l = (size_t)(eol - p) < sizeof buf - 1 ? (size_t)(eol - p) : sizeof buf - 1;
+            memcpy(buf, p, l);
+            buf[l] = 0;
+            char *e1, *e2, *e3;
+            errno = 0;
+            unsigned long long lo = strtoull(buf, &e1, 10);
+            unsigned long long hi = *e1 == '-' ? strtoull(e1 + 1, &e2, 10) : 0;
+            double w = *e1 == '-' && *e2 == ',' ? strtod(e2 + 1, &e3) : -1;
+            if (errno || buf[0] < '0' || buf[0] > '9' || *e1 != '-' || e1[1] < '0' ||
+                e1[1] > '9' || *e2 != ',' || e2[1] == 0 || *e3 || !(w >= 0) || w > 1e300 ||
+                hi < lo)
+                DIST_FAIL("'%s' is not LO-HI,WEIGHT (sizes LO <= HI, a weight of 0 or more)",
+                          buf);
+            if (d->n == cap) {
+                struct dist_entry *ne = realloc(d->e, (cap *= 2) * sizeof *ne);
+                if (!ne)
+                    DIST_FAIL("out of memory");
+                d->e = ne;
+            }
+            d->e[d->n].lo = lo;
+            d->e[d->n].hi = hi;
+            d->e[d->n++].w = w;
+            total += w;
+        }
+        p = eol + 1;
+    }
+#undef DIST_FAIL
+    if (d->n == 0 || !(total > 0)) {
+        snprintf(err, errcap, "%s", len ? "no size has a weight above 0" : "an empty file");
+        free(d->e);
+        d->e = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 static char *read_file(const char *path, size_t *len)
@@ -1047,6 +1187,153 @@ static char *read_file(const char *path, size_t *len)
     fclose(f);
     *len = n;
     return buf;
+}
+
+/* --dist FILE: the case name (the file's name without the directory, ".csv" and
+ * a ".memcpy"/".memmove"/".memset" before it; at most 24 characters) and the
+ * function (the file's "# function:" line, else a function named in the file
+ * name, else -1: all three). */
+static void dist_file_name(const char *path, char *name, size_t cap)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 4 && !strcmp(b + n - 4, ".csv"))
+        n -= 4;
+    for (int f = 0; f < FCB_NFUNCS; f++) {
+        size_t l = strlen(fcb_func_name(f));
+        if (n > l + 1 && b[n - l - 1] == '.' && !strncmp(b + n - l, fcb_func_name(f), l))
+            n -= l + 1;
+    }
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(name, b, n);
+    name[n] = 0;
+    if (!n)
+        snprintf(name, cap, "dist");
+}
+
+static int dist_name_func(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    int found = -1;
+    for (int f = 0; f < FCB_NFUNCS; f++)
+        if (strcasestr(b, fcb_func_name(f)))
+            found = found < 0 ? f : -2;
+    return found < 0 ? -1 : found;
+}
+
+/* Reads and parses --dist FILE.  0, or -1 after one line naming the file. */
+static int load_dist(const char *path, struct dist *d)
+{
+    size_t len;
+    char err[400];
+    struct stat sb;
+    if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) {
+        fcb_err("--dist '%s': not a regular file\n", path);
+        return -1;
+    }
+    char *text = read_file(path, &len);
+    if (!text) {
+        fcb_err("--dist '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (memchr(text, 0, len)) {
+        fcb_err("--dist '%s': not a text file\n", path);
+        free(text);
+        return -1;
+    }
+    int rc = parse_dist(text, len, d, err, sizeof err);
+    free(text);
+    if (rc) {
+        fcb_err("--dist '%s': %s\n", path, err);
+        return -1;
+    }
+    if (d->func < 0)
+        d->func = dist_name_func(path);
+    return 0;
+}
+
+struct mix_source {
+    char name[32];
+    struct dist d;
+    int fs[3], nf;
+    const char *path;   /* --dist FILE, else NULL */
+    size_t seed_index;  /* which draws: the index in fcb_dists, or in the --dist list */
+};
+
+/* The size mixes to build: the --dist files, else the built-in (or --dist-dir)
+ * fleet distributions. */
+static size_t mix_sources(struct builder *b, struct mix_source **out)
+{
+    int quick = b->st->cfg.quick;
+    const struct fcb_config *cfg = &b->st->cfg;
+    size_t nsrc = cfg->ndists ? (size_t)cfg->ndists : fcb_ndists, k = 0;
+    struct mix_source *v = calloc(nsrc ? nsrc : 1, sizeof *v);
+    for (size_t di = 0; di < nsrc; di++) {
+        struct mix_source *m = &v[k];
+        m->seed_index = di;
+        if (cfg->ndists) {
+            m->path = cfg->dists[di];
+            dist_file_name(m->path, m->name, 25);
+            if (load_dist(m->path, &m->d))
+                continue; /* (fcb_config_check has refused bad files already) */
+            if (m->d.func >= 0)
+                m->fs[m->nf++] = m->d.func;
+            else
+                for (int f = 0; f < FCB_NFUNCS; f++)
+                    m->fs[m->nf++] = f;
+            k++;
+            continue;
+        }
+        const struct fcb_dist *d = &fcb_dists[di];
+        snprintf(m->name, sizeof m->name, "%s", d->name);
+        if (!strncmp(d->name, "Memcpy", 6)) {
+            if (quick && strcmp(d->name, "MemcpyGoogleA") && strcmp(d->name, "MemcpyGoogleM"))
+                continue;
+            m->fs[m->nf++] = FCB_MEMCPY;
+            if (!quick)
+                m->fs[m->nf++] = FCB_MEMMOVE;
+        } else if (!strncmp(d->name, "Memmove", 7)) {
+            if (quick && strcmp(d->name, "MemmoveGoogleA"))
+                continue;
+            m->fs[m->nf++] = FCB_MEMMOVE;
+        } else if (!strncmp(d->name, "Memset", 6)) {
+            if (quick && strcmp(d->name, "MemsetGoogleA") && strcmp(d->name, "MemsetGoogleB"))
+                continue;
+            m->fs[m->nf++] = FCB_MEMSET;
+        } else {
+            if (quick)
+                continue;
+            m->fs[m->nf++] = FCB_MEMCPY;
+            m->fs[m->nf++] = FCB_MEMMOVE;
+            m->fs[m->nf++] = FCB_MEMSET;
+        }
+        const char *text = d->text;
+        size_t len = d->len;
+        char *owned = NULL;
+        if (cfg->dist_dir) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s.csv", cfg->dist_dir, d->name);
+            owned = read_file(path, &len);
+            if (!owned) {
+                fcb_err("cannot read %s; using the built-in copy\n", path);
+                len = d->len;
+            } else {
+                text = owned;
+            }
+        }
+        char err[400];
+        int rc = parse_dist(text, len, &m->d, err, sizeof err);
+        if (rc)
+            fcb_err("%s%s.csv: %s; skipped\n", owned ? cfg->dist_dir : "built-in ", d->name, err);
+        free(owned);
+        if (!rc)
+            k++;
+    }
+    *out = v;
+    return k;
 }
 
 static void cases_mix(struct builder *b)
@@ -1069,60 +1356,25 @@ static void cases_mix(struct builder *b)
     }
     if (align < 1 || align > 4096)
         align = 1;
-    for (size_t di = 0; di < fcb_ndists; di++) {
-        const struct fcb_dist *d = &fcb_dists[di];
-        int fs[3], nf = 0;
-        if (!strncmp(d->name, "Memcpy", 6)) {
-            if (quick && strcmp(d->name, "MemcpyGoogleA") && strcmp(d->name, "MemcpyGoogleM"))
-                continue;
-            fs[nf++] = FCB_MEMCPY;
-            if (!quick)
-                fs[nf++] = FCB_MEMMOVE;
-        } else if (!strncmp(d->name, "Memmove", 7)) {
-            if (quick && strcmp(d->name, "MemmoveGoogleA"))
-                continue;
-            fs[nf++] = FCB_MEMMOVE;
-        } else if (!strncmp(d->name, "Memset", 6)) {
-            if (quick && strcmp(d->name, "MemsetGoogleA") && strcmp(d->name, "MemsetGoogleB"))
-                continue;
-            fs[nf++] = FCB_MEMSET;
-        } else {
-            if (quick)
-                continue;
-            fs[nf++] = FCB_MEMCPY;
-            fs[nf++] = FCB_MEMMOVE;
-            fs[nf++] = FCB_MEMSET;
-        }
-        const char *text = d->text;
-        size_t len = d->len;
-        char *owned = NULL;
-        if (b->st->cfg.dist_dir) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s.csv", b->st->cfg.dist_dir, d->name);
-            owned = read_file(path, &len);
-            if (!owned) {
-                fcb_err("cannot read %s; using the built-in copy\n", path);
-                len = d->len;
-            } else {
-                text = owned;
-            }
-        }
-        size_t nw;
-        double *w = parse_weights(text, len, &nw);
-        free(owned);
+    struct mix_source *src;
+    size_t nsrc = mix_sources(b, &src);
+    for (size_t di = 0; di < nsrc; di++) {
+        struct mix_source *m = &src[di];
+        const struct dist_entry *e = m->d.e;
+        size_t nw = m->d.n, clamped = 0, drawn = 0;
         double *cum = malloc((nw + 1) * sizeof *cum);
         cum[0] = 0;
         for (size_t i = 0; i < nw; i++)
-            cum[i + 1] = cum[i] + (w[i] > 0 ? w[i] : 0);
+            cum[i + 1] = cum[i] + e[i].w;
         for (size_t rg = 0; rg < nreg; rg++)
-        for (int k = 0; k < nf; k++) {
+        for (int k = 0; k < m->nf; k++) {
             /* Same draws for memcpy and memmove of one file (and the shorter
              * regimes replay a prefix of the same draws). */
             size_t nmix = regimes[rg];
-            uint64_t rng = b->st->cfg.seed ^ (0x51ed270b27e3ull * (di + 1));
+            uint64_t rng = b->st->cfg.seed ^ (0x51ed270b27e3ull * (m->seed_index + 1));
             struct fcb_case *c =
-                rg == 0 ? new_case(b, fs[k], "mix", 0, nmix, "%s", d->name)
-                        : new_case(b, fs[k], "mix", 0, nmix, "%s/ops=%zu", d->name, nmix);
+                rg == 0 ? new_case(b, m->fs[k], "mix", 0, nmix, "%s", m->name)
+                        : new_case(b, m->fs[k], "mix", 0, nmix, "%s/ops=%zu", m->name, nmix);
             if (!c)
                 continue;
             c->mix = 1;
@@ -1140,16 +1392,31 @@ static void cases_mix(struct builder *b)
                 }
                 if (lo >= nw)
                     lo = nw - 1;
-                c->ops[i].n = (uint32_t)lo;
+                /* a range (sizes above 4096): evenly within it (an extra draw only
+                 * then, so the built-in mixes replay the same calls as before) */
+                uint64_t n = e[lo].lo;
+                if (e[lo].hi > e[lo].lo)
+                    n += rng_below(&rng, e[lo].hi - e[lo].lo + 1);
+                drawn++;
+                if (n > b->max_size) {
+                    n = b->max_size;
+                    clamped++;
+                }
+                c->ops[i].n = (uint32_t)n;
                 c->ops[i].soff = (uint32_t)(rng_below(&rng, 4096 / align) * align);
                 c->ops[i].doff = (uint32_t)(rng_below(&rng, 4096 / align) * align);
-                total += (double)lo;
+                total += (double)n;
             }
             c->size = (size_t)(total / nmix + 0.5);
         }
-        free(w);
+        if (clamped)
+            fcb_err("--dist '%s': %zu of %zu calls drawn are above --max-size %zu; replayed "
+                    "at %zu bytes\n", m->path ? m->path : m->name, clamped, drawn, b->max_size,
+                    b->max_size);
+        free(m->d.e);
         free(cum);
     }
+    free(src);
 }
 
 /* The memcpy and memset mixes again, each call followed by a read of the last byte
@@ -1336,6 +1603,30 @@ int fcb_config_check(const struct fcb_config *c)
         if (check_list("--impl", c->impls, valid, "unknown implementation", unusable))
             return -1;
     }
+    /* --dist FILE...: every file must parse, and the case names must differ
+     * (per function). */
+    for (int i = 0; i < c->ndists; i++) {
+        struct dist d;
+        if (load_dist(c->dists[i], &d))
+            return -1;
+        free(d.e);
+        char ni[32], nj[32];
+        dist_file_name(c->dists[i], ni, 25);
+        for (int j = 0; j < i; j++) {
+            dist_file_name(c->dists[j], nj, 25);
+            int fi = d.func, fj;
+            struct dist dj;
+            if (strcmp(ni, nj) || load_dist(c->dists[j], &dj))
+                continue;
+            fj = dj.func;
+            free(dj.e);
+            if (fi < 0 || fj < 0 || fi == fj) {
+                fcb_err("--dist '%s': its case name '%s' is that of '%s' too; rename one\n",
+                        c->dists[i], ni, c->dists[j]);
+                return -1;
+            }
+        }
+    }
     if (c->dist_dir) {
         struct stat sb;
         if (stat(c->dist_dir, &sb) || !S_ISDIR(sb.st_mode)) {
@@ -1435,6 +1726,8 @@ static int case_order(const void *a, const void *b)
 int fcb_setup(struct fcb_state *st)
 {
     struct fcb_config *cfg = &st->cfg;
+    if (cfg->ndists && !cfg->groups)
+        cfg->groups = "mix"; /* --dist: the replays, unless asked for more */
     detect_caches(cfg, &st->cache);
     st->cpu = pin_cpu(st);
     if (st->cpu < 0 && cfg->cpu >= 0)

@@ -80,6 +80,13 @@ static void line_start(struct fc_line *l, const char *key, const char *val)
 
 static void line_emit(struct fc_line *l)
 {
+#ifdef FC_TRACE_BUILD
+    /* libfastcopy-trace.so applies the overrides silently: a traced program's
+     * stderr is its own (a program that links libfastcopy.so prints the line
+     * itself; one that does not would never have printed it). */
+    (void)l;
+    return;
+#endif
     size_t n = fc_strlen(l->buf);
     l->buf[n++] = '\n';
     fc_write_err(l->buf, n);
@@ -838,10 +845,22 @@ __attribute__((used)) static fc_set_fn resolve_fc_memset(uint64_t a0, const void
 {
     return (fc_set_fn)kernel_of(FC_MEMSET, fc_decide(a0, a1)->sel[FC_MEMSET]);
 }
+#ifdef FC_TRACE_BUILD
+/* libfastcopy-trace.so: hidden here, exported by src/trace.c as plain functions
+ * (as IFUNC symbols, glibc printed "Relink `libfastcopy.so.0' with
+ * `libfastcopy-trace.so' for IFUNC symbol `fc_memcpy'" in a traced program that
+ * links libfastcopy.so, whose own calls of fc_memcpy bind to the preloaded one). */
+FC_HIDDEN void *fc_traced_fc_memcpy(void *restrict, const void *restrict, size_t)
+    __attribute__((ifunc("resolve_fc_memcpy")));
+FC_HIDDEN void *fc_traced_fc_memmove(void *, const void *, size_t)
+    __attribute__((ifunc("resolve_fc_memmove")));
+FC_HIDDEN void *fc_traced_fc_memset(void *, int, size_t) __attribute__((ifunc("resolve_fc_memset")));
+#else
 FC_API void *fc_memcpy(void *restrict, const void *restrict, size_t)
     __attribute__((ifunc("resolve_fc_memcpy")));
 FC_API void *fc_memmove(void *, const void *, size_t) __attribute__((ifunc("resolve_fc_memmove")));
 FC_API void *fc_memset(void *, int, size_t) __attribute__((ifunc("resolve_fc_memset")));
+#endif
 #else
 FC_API void *fc_memcpy(void *restrict d, const void *restrict s, size_t n)
 {

@@ -163,7 +163,14 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
  * memcpy above glibc for small copies (A64FX: 12 against 10 for 1..32 bytes).
  * `meson setup -Ddropin_ifunc=true` exports the IFUNCs directly on x86_64 too
  * (for programs that link us and never see the message). */
-#if defined(FC_NO_IFUNC)
+#if defined(FC_TRACE_BUILD)
+/* The tracing build (libfastcopy-trace.so, src/trace.c) exports counting
+ * wrappers under these names instead; here each name becomes a hidden IFUNC,
+ * fc_traced_<name>, bound by the same resolver, which the wrapper calls. */
+#ifdef FC_NO_IFUNC
+#error "the tracing build needs GNU IFUNC (glibc)"
+#endif
+#elif defined(FC_NO_IFUNC)
 /* No GNU IFUNC (musl): the slot is writable and starts at a resolving stub
  * (dispatch.h); fc_bind_exports, called by fc_bind_all, fills it with what the
  * resolver above returns. */
@@ -196,27 +203,17 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
     }                                                                                \
     FC_BIND(ret, name, params, direct_##name)
 #endif
+#elif defined(FC_TRACE_BUILD)
+#define FC_EXPORT(ret, name, params, r)                                              \
+    FC_HIDDEN ret fc_traced_##name params __attribute__((ifunc("resolve_" #r)));
 #else
 #define FC_EXPORT(ret, name, params, r)                                              \
     ret name params __attribute__((visibility("default"), ifunc("resolve_" #r)));
 #endif
 
-/* Every exported name: X(ret, name, params, resolver), and XF(..., kernel) for
- * those that have a fall-through entry on x86_64. */
-#define FC_EXPORT_LIST(X, XF)                                                        \
-    XF(void *, memcpy, (void *, const void *, size_t), memcpy, fc_memmove_avx512)    \
-    XF(void *, memmove, (void *, const void *, size_t), memmove, fc_memmove_avx512)  \
-    XF(void *, memset, (void *, int, size_t), memset, fc_memset_avx512)              \
-    X(void *, mempcpy, (void *, const void *, size_t), mempcpy)                      \
-    X(void *, __mempcpy, (void *, const void *, size_t), mempcpy)                    \
-    X(void, bcopy, (const void *, void *, size_t), bcopy)                            \
-    X(void, bzero, (void *, size_t), bzero)                                          \
-    X(void, explicit_bzero, (void *, size_t), explicit_bzero)                        \
-    X(void *, __memcpy_chk, (void *, const void *, size_t, size_t), memcpy_chk)      \
-    X(void *, __memmove_chk, (void *, const void *, size_t, size_t), memmove_chk)    \
-    X(void *, __memset_chk, (void *, int, size_t, size_t), memset_chk)               \
-    X(void *, __mempcpy_chk, (void *, const void *, size_t, size_t), mempcpy_chk)    \
-    X(void, __explicit_bzero_chk, (void *, size_t, size_t), explicit_bzero_chk)
+/* Every exported name (src/exports.def): X(ret, name, params, resolver), and
+ * XF(..., kernel) for those that have a fall-through entry on x86_64. */
+#include "exports.def"
 
 #ifdef FC_EXPORT_FALLTHROUGH
 #define FC_EXPORT_F FC_EXPORT_FALLTHROUGH
