@@ -83,6 +83,8 @@ FC_HIDDEN void fc_strcat(char *dst, size_t cap, const char *src);
 FC_HIDDEN void fc_strcat_size(char *dst, size_t cap, uint64_t v);
 /* Appends "0x" and the hexadecimal form of v. */
 FC_HIDDEN void fc_strcat_hex(char *dst, size_t cap, uint64_t v);
+/* Appends label, then v (hexadecimal when hex, else as fc_strcat_size). */
+FC_HIDDEN void fc_strcat_num(char *dst, size_t cap, const char *label, uint64_t v, int hex);
 FC_HIDDEN void fc_bytezero(void *p, size_t n);
 /* d->sel[f] = idx (0, the portable variant, when idx < 0), d->why[f] = why1 why2:
  * the one way every architecture's policy records a choice. */

@@ -73,3 +73,12 @@ void fc_strcat_hex(char *dst, size_t cap, uint64_t v)
     num[--k] = '0';
     fc_strcat(dst, cap, num + k);
 }
+
+void fc_strcat_num(char *dst, size_t cap, const char *label, uint64_t v, int hex)
+{
+    fc_strcat(dst, cap, label);
+    if (hex)
+        fc_strcat_hex(dst, cap, v);
+    else
+        fc_strcat_size(dst, cap, v);
+}

@@ -226,12 +226,8 @@ void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap)
 void fc_a64_identity(const struct fc_a64_cpu *c, char *buf, size_t cap)
 {
     buf[0] = 0;
-    fc_strcat(buf, cap, "aarch64 MIDR ");
-    fc_strcat_hex(buf, cap, c->midr);
-    fc_strcat(buf, cap, ", DCZID ");
-    fc_strcat_hex(buf, cap, c->dczid);
-    if (c->sve_vl) {
-        fc_strcat(buf, cap, ", SVE ");
-        fc_strcat_size(buf, cap, c->sve_vl);
-    }
+    fc_strcat_num(buf, cap, "aarch64 MIDR ", c->midr, 1);
+    fc_strcat_num(buf, cap, ", DCZID ", c->dczid, 1);
+    if (c->sve_vl)
+        fc_strcat_num(buf, cap, ", SVE ", c->sve_vl, 0);
 }

@@ -148,14 +148,9 @@ void fc_rv_describe(const struct fc_rv_cpu *c, char *buf, size_t cap)
 void fc_rv_identity(const struct fc_rv_cpu *c, char *buf, size_t cap)
 {
     buf[0] = 0;
-    fc_strcat(buf, cap, "riscv64 mvendorid ");
-    fc_strcat_hex(buf, cap, c->mvendorid);
-    fc_strcat(buf, cap, ", marchid ");
-    fc_strcat_hex(buf, cap, c->marchid);
-    fc_strcat(buf, cap, ", mimpid ");
-    fc_strcat_hex(buf, cap, c->mimpid);
-    if (c->vlenb) {
-        fc_strcat(buf, cap, ", VLEN ");
-        fc_strcat_size(buf, cap, c->vlenb * 8);
-    }
+    fc_strcat_num(buf, cap, "riscv64 mvendorid ", c->mvendorid, 1);
+    fc_strcat_num(buf, cap, ", marchid ", c->marchid, 1);
+    fc_strcat_num(buf, cap, ", mimpid ", c->mimpid, 1);
+    if (c->vlenb)
+        fc_strcat_num(buf, cap, ", VLEN ", c->vlenb * 8, 0);
 }

@@ -314,16 +314,10 @@ void fc_x86_identity(const struct fc_x86_cpu *c, char *buf, size_t cap)
     buf[0] = 0;
     fc_strcat(buf, cap, "x86_64 ");
     fc_strcat(buf, cap, vendors[c->vendor < 4 ? c->vendor : 0]);
-    fc_strcat(buf, cap, " family ");
-    fc_strcat_size(buf, cap, c->family);
-    fc_strcat(buf, cap, " model ");
-    fc_strcat_size(buf, cap, c->model);
-    fc_strcat(buf, cap, " stepping ");
-    fc_strcat_size(buf, cap, c->stepping);
-    fc_strcat(buf, cap, ", L1d ");
-    fc_strcat_size(buf, cap, c->l1d_size);
-    fc_strcat(buf, cap, ", L2 ");
-    fc_strcat_size(buf, cap, c->l2_size);
-    fc_strcat(buf, cap, ", L3 ");
-    fc_strcat_size(buf, cap, c->l3_size);
+    fc_strcat_num(buf, cap, " family ", c->family, 0);
+    fc_strcat_num(buf, cap, " model ", c->model, 0);
+    fc_strcat_num(buf, cap, " stepping ", c->stepping, 0);
+    fc_strcat_num(buf, cap, ", L1d ", c->l1d_size, 0);
+    fc_strcat_num(buf, cap, ", L2 ", c->l2_size, 0);
+    fc_strcat_num(buf, cap, ", L3 ", c->l3_size, 0);
 }
