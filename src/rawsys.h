@@ -26,7 +26,8 @@ static inline long fc_syscall4(long n, long a, long b, long c, long d)
                      : "rcx", "r11", "memory");
     return r;
 }
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64)
+/* aarch64 and riscv64 share the asm-generic system call numbers and struct stat */
 #define FC_SYS_read 63
 #define FC_SYS_write 64
 #define FC_SYS_close 57
@@ -38,6 +39,11 @@ static inline long fc_syscall4(long n, long a, long b, long c, long d)
 #define FC_STAT_MODE 16
 #define FC_STAT_UID 24
 #define FC_STAT_SIZE 48
+#endif
+
+#if defined(__x86_64__)
+/* fc_syscall4 above */
+#elif defined(__aarch64__)
 static inline long fc_syscall4(long n, long a, long b, long c, long d)
 {
     register long x8 __asm__("x8") = n;
@@ -49,17 +55,6 @@ static inline long fc_syscall4(long n, long a, long b, long c, long d)
     return x0;
 }
 #elif defined(__riscv) && __riscv_xlen == 64
-#define FC_SYS_read 63
-#define FC_SYS_write 64
-#define FC_SYS_close 57
-#define FC_SYS_openat 56
-#define FC_SYS_rt_sigprocmask 135
-#define FC_SYS_sched_yield 124
-#define FC_SYS_fstat 80
-/* struct stat (asm-generic): st_mode, st_uid, st_size */
-#define FC_STAT_MODE 16
-#define FC_STAT_UID 24
-#define FC_STAT_SIZE 48
 static inline long fc_syscall4(long n, long a, long b, long c, long d)
 {
     register long a7 __asm__("a7") = n;
