@@ -27,6 +27,8 @@ struct fcb_tune_point {
  * A boundary may also be FCB_TUNE_NEVER (above every size). */
 enum fcb_shape { FCB_SHAPE_FROM = 1, FCB_SHAPE_WINDOW = 2, FCB_SHAPE_TWO = 3 };
 #define FCB_TUNE_NEVER ((size_t)1 << 40)
+/* 1 when size s takes path B under boundaries b of that shape. */
+int fcb_tune_path_b(int shape, const size_t *b, size_t s);
 
 /* The verdict at one point under an objective, where the default takes path B
  * (def_b) or A: -1 = A, 1 = B, 0 = no difference proven (the default's path stands

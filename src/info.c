@@ -59,14 +59,15 @@ FC_API size_t fc_describe(char *buf, size_t cap)
     put(&o, "\nTuning file\n  %s\n", d->tuning);
     put(&o, "\nThresholds (bytes; from: policy, tuning file or environment; override with "
             "the FASTCOPY_* variable named)\n");
-    static const struct { const char *name, *env, *arch, *meaning; } rows[FC_NTUN] = {
-#define FC_TUNABLE(field, env, arch, min, max, meaning) {#field, env, arch, meaning},
+    static const struct { const char *name, *env, *arch, *meaning; size_t off; } rows[FC_NTUN] = {
+#define FC_TUNABLE(field, env, arch, min, max, meaning) \
+    {#field, env, arch, meaning, __builtin_offsetof(struct fc_tunables, field)},
 #include "tunables.def"
 #undef FC_TUNABLE
     };
     for (unsigned t = 0; t < FC_NTUN; t++) {
         char num[32], what[192];
-        size_t v = ((const size_t *)&d->tun)[t];
+        size_t v = *(const size_t *)((const char *)&d->tun + rows[t].off);
         num[0] = 0;
         fc_strcat_size(num, sizeof num, v);
         snprintf(what, sizeof what, "%s%s%s%s", rows[t].meaning, rows[t].env[0] ? " (FASTCOPY_" : "",
