@@ -1,6 +1,6 @@
 /* kernel_entry.h - the one entry/end convention of the x86_64 assembly kernels.
  *
- *   KERNEL_BEGIN(fc_memmove_avx512)  ...  KERNEL_END(fc_memmove_avx512)
+ *   KERNEL_BEGIN(fc_memmove_x86_avx512)  ...  KERNEL_END(fc_memmove_x86_avx512)
  *
  * A kernel file is built twice: as the hidden kernel (every variant table and the
  * fc_* API use it), and, with FC_DROPIN_NAME defined (src/x86_64/dropin_*.S, the

@@ -46,7 +46,7 @@
 
 #include "kernel_entry.h"
 
-KERNEL_BEGIN(fc_memmove_avx512)
+KERNEL_BEGIN(fc_memmove_x86_avx512)
         movq    %rdi, %rax
         cmpq    $64, %rdx
         ja      .Lmore_64
@@ -336,4 +336,4 @@ KERNEL_BEGIN(fc_memmove_avx512)
         vmovdqu64 %zmm20, 192(%r9)
         vmovdqu64 %zmm17, -64(%r11)
         ret
-KERNEL_END(fc_memmove_avx512)
+KERNEL_END(fc_memmove_x86_avx512)

@@ -5,7 +5,7 @@
  * are within 64 bytes of each other modulo 4096: there rep movsb collapses (glibc
  * bug 30994: 3.6 GB/s instead of ~90 GB/s at 4 KiB on our Zen 4), which is also
  * why the policy never selects it on AMD. */
-#define FC_FN fc_memmove_erms
+#define FC_FN fc_memmove_x86_erms
 #define FC_REP_MOVSB 1
 #define VEC __m256i
 #define VS 32

@@ -2,7 +2,7 @@
  * Selected when the OS has not enabled AVX state (XGETBV), e.g. some VMs and
  * old kernels; the baseline that every x86_64 CPU can run. */
 #include <emmintrin.h>
-#define FC_FN fc_memmove_sse2
+#define FC_FN fc_memmove_x86_sse2
 #define VEC __m128i
 #define VS 16
 #define LOADU(p) _mm_loadu_si128((const __m128i *)(p))

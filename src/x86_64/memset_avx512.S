@@ -39,7 +39,7 @@
 
 #include "kernel_entry.h"
 
-KERNEL_BEGIN(fc_memset_avx512)
+KERNEL_BEGIN(fc_memset_x86_avx512)
         movq    %rdi, %rax
         vpbroadcastb %esi, %zmm16
         cmpq    $255, %rdx
@@ -175,4 +175,4 @@ KERNEL_BEGIN(fc_memset_avx512)
         rep stosb
         movq    %r9, %rax
         ret
-KERNEL_END(fc_memset_avx512)
+KERNEL_END(fc_memset_x86_avx512)

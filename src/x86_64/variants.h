@@ -13,11 +13,11 @@
 
 #define FC_X86_VARIANTS(V, X)                                                     \
     V(X, generic, fc_memmove_generic, fc_memset_generic, 1)                       \
-    V(X, sse2, fc_memmove_sse2, fc_memset_sse2, has(c, FC_X86_SSE2))              \
-    V(X, avx2, fc_memmove_avx2, fc_memset_avx2, can_avx2(c))                      \
-    V(X, avx512, fc_memmove_avx512, fc_memset_avx512, can_avx512(c))              \
+    V(X, sse2, fc_memmove_x86_sse2, fc_memset_x86_sse2, has(c, FC_X86_SSE2))              \
+    V(X, avx2, fc_memmove_x86_avx2, fc_memset_x86_avx2, can_avx2(c))                      \
+    V(X, avx512, fc_memmove_x86_avx512, fc_memset_x86_avx512, can_avx512(c))              \
     /* AVX2 vectors around rep movsb/stosb */                                     \
-    V(X, erms, fc_memmove_erms, fc_memset_erms, can_avx2(c) && has(c, FC_X86_ERMS))
+    V(X, erms, fc_memmove_x86_erms, fc_memset_x86_erms, can_avx2(c) && has(c, FC_X86_ERMS))
 enum fc_x86_copy_variant { FC_X86_VARIANTS(FC_VT_COPY_ID, FC_X86_) FC_X86_COPY_COUNT };
 enum fc_x86_set_variant { FC_X86_VARIANTS(FC_VT_SET_ID, FC_X86_) FC_X86_SET_COUNT };
 
