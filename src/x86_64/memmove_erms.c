@@ -7,10 +7,6 @@
  * why the policy never selects it on AMD. */
 #define FC_FN fc_memmove_x86_erms
 #define FC_REP_MOVSB 1
-#define VEC __m256i
-#define VS 32
-#define LOADU(p) _mm256_loadu_si256((const __m256i *)(p))
-#define STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
-#define STOREA(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define STREAM(p, v) _mm256_stream_si256((__m256i *)(p), (v))
+#define FC_VEC_BITS 256
+#include "vec_ops.h"
 #include "memmove_vec.h"

@@ -1,6 +1,6 @@
 /* memmove_vec.h - the x86_64 vector memmove (= memcpy) template.  Each variant
  * file (memmove_sse2.c, memmove_avx2.c, memmove_erms.c) says why it exists,
- * defines the vector operations below, and includes this.  "avx512" is the same
+ * takes its vector operations from vec_ops.h, and includes this.  "avx512" is the same
  * design in assembly (memmove_avx512.S).
  *
  * Design (after glibc's memmove-vec-unaligned-erms and ARM's memcpy; VS = vector
@@ -22,8 +22,8 @@
  * loops store only over source bytes already loaded, so memcpy on overlapping
  * buffers gives memmove's result.  No access reaches outside the buffers.
  *
- * Required macros: FC_FN (function name), VEC (type), VS, LOADU(p), STOREU(p, v),
- * STOREA(p, v), STREAM(p, v) (aligned non-temporal store).
+ * Required macros: FC_FN (function name) and vec_ops.h's VEC (type), VS, LOADU(p),
+ * STOREU(p, v), STOREA(p, v), STREAM(p, v) (aligned non-temporal store).
  * Optional: FC_REP_MOVSB.
  */
 #include <immintrin.h>

@@ -3,10 +3,6 @@
  * Intel; never on AMD Zen 3+, where glibc >= 2.39 turns rep stosb off too. */
 #define FC_FN fc_memset_x86_erms
 #define FC_REP_STOSB 1
-#define VEC __m256i
-#define VS 32
-#define SPLAT(c) _mm256_set1_epi8((char)(c))
-#define STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
-#define STOREA(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define STREAM(p, v) _mm256_stream_si256((__m256i *)(p), (v))
+#define FC_VEC_BITS 256
+#include "vec_ops.h"
 #include "memset_vec.h"

@@ -9,7 +9,7 @@
  *                non-temporal from fc_tun.nt_threshold; "erms" uses rep stosb in
  *                [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
  *                nt_threshold).
- * Required macros: FC_FN, VEC, VS, SPLAT(c), STOREU, STOREA, STREAM; optional
+ * Required macros: FC_FN and vec_ops.h's VEC, VS, SPLAT(c), STOREU, STOREA, STREAM; optional
  * FC_REP_STOSB. */
 #include <immintrin.h>
 #include "../fc_internal.h"
