@@ -344,42 +344,35 @@ static int in_list(const char *list, const char *name, int glob)
 
 /* ---- cache sizes --------------------------------------------------------------------- */
 
+/* The first line of cpu0's cache index idx's sysfs file `what`, without its
+ * newline, into buf; 0 when there is none. */
+static int read_cache_attr(int idx, const char *what, char *buf, size_t size)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", idx, what);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int ok = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    if (ok)
+        buf[strcspn(buf, "\n")] = 0;
+    return ok;
+}
+
 static size_t read_sysfs_cache(int level, int data)
 {
     size_t best = 0;
     for (int idx = 0; idx < 8; idx++) {
-        char path[96], buf[64];
-        int lv = 0;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", idx);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fscanf(f, "%d", &lv) != 1)
-            lv = 0;
-        fclose(f);
-        if (lv != level)
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", idx);
-        f = fopen(path, "r");
-        if (!f || !fgets(buf, sizeof buf, f)) {
-            if (f)
-                fclose(f);
-            continue;
-        }
-        fclose(f);
-        if (data && !strncmp(buf, "Instruction", 11))
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", idx);
-        f = fopen(path, "r");
-        if (!f || !fgets(buf, sizeof buf, f)) {
-            if (f)
-                fclose(f);
-            continue;
-        }
-        fclose(f);
-        buf[strcspn(buf, "\n")] = 0;
+        char buf[64];
         size_t v;
-        if (!parse_size(buf, &v) && v > best)
+        if (!read_cache_attr(idx, "level", buf, sizeof buf) || atoi(buf) != level)
+            continue;
+        if (!read_cache_attr(idx, "type", buf, sizeof buf) ||
+            (data && !strncmp(buf, "Instruction", 11)))
+            continue;
+        if (read_cache_attr(idx, "size", buf, sizeof buf) && !parse_size(buf, &v) &&
+            v > best)
             best = v;
     }
     return best;
