@@ -453,13 +453,21 @@ static void child_many_faults(void *arg)
     _exit(4);
 }
 
+/* Runs child(&sig) once with sig = SIGSEGV and once with SIGBUS, and expects
+ * each child to die of that signal. */
+static void expect_killed_by_each(void (*child)(void *))
+{
+    static const int sigs[] = {SIGSEGV, SIGBUS};
+    for (unsigned k = 0; k < 2; k++) {
+        int sig = sigs[k];
+        expect_signal(run_child(child, &sig), sig);
+    }
+}
+
 static void test_many_faults_then_null_kills(void **state)
 {
     (void)state;
-    int sig = SIGSEGV;
-    expect_signal(run_child(child_many_faults, &sig), SIGSEGV);
-    sig = SIGBUS;
-    expect_signal(run_child(child_many_faults, &sig), SIGBUS);
+    expect_killed_by_each(child_many_faults);
 }
 
 /* ---- 4. checked copies inside a signal handler that interrupts one ------------------ */
@@ -1012,10 +1020,7 @@ static void child_ignored(void *arg)
 static void test_raise_not_swallowed_and_ignored(void **state)
 {
     (void)state;
-    int sig = SIGSEGV;
-    expect_signal(run_child(child_raise, &sig), SIGSEGV);
-    sig = SIGBUS;
-    expect_signal(run_child(child_raise, &sig), SIGBUS);
+    expect_killed_by_each(child_raise);
     expect_exit(run_child(child_raise_during_copy, NULL), 0);
 
     int p[2];
