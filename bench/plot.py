@@ -93,6 +93,14 @@ def label_of(impl, func, sel):
     return impl
 
 
+def save(fig, label, path):
+    """Titles the figure with the run's label, writes it to path, closes it."""
+    fig.suptitle(label, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
 def plot_sizes(rows, outdir, prefix, label, sel):
     out = []
     for func in FUNCS:
@@ -124,11 +132,7 @@ def plot_sizes(rows, outdir, prefix, label, sel):
             ax.set_xticks([t for t in ticks if t <= lim * 1.01])
             ax.set_xticklabels([fmt_size(t) for t in ticks if t <= lim * 1.01])
             ax.legend(fontsize=8, loc='upper left')
-        fig.suptitle(label, fontsize=9)
-        fig.tight_layout()
-        path = os.path.join(outdir, '%ssizes-%s.png' % (prefix, func))
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
+        path = save(fig, label, os.path.join(outdir, '%ssizes-%s.png' % (prefix, func)))
         out.append(path)
     return out
 
@@ -169,11 +173,7 @@ def plot_mix(rows, outdir, prefix, label, sel):
                   '%s: fleet size mixes (65536 calls drawn from each file, random offsets)' % func,
                   'ns per call, lower is better', func, sel)
         ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.0, 1.0))
-    fig.suptitle(label, fontsize=9)
-    fig.tight_layout()
-    path = os.path.join(outdir, '%smix.png' % prefix)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    path = save(fig, label, os.path.join(outdir, '%smix.png' % prefix))
     return [path]
 
 
@@ -202,11 +202,7 @@ def plot_dist(rows, outdir, prefix, label, sel):
         ax.set_ylabel('GB/s, higher is better')
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.0, 1.0))
-    fig.suptitle(label, fontsize=9)
-    fig.tight_layout()
-    path = os.path.join(outdir, '%sdist.png' % prefix)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    path = save(fig, label, os.path.join(outdir, '%sdist.png' % prefix))
     return [path]
 
 
@@ -232,11 +228,7 @@ def plot_levels(rows, outdir, prefix, label, sel):
                   'GB/s (log), higher is better', func, sel)
         ax.set_yscale('log')
         ax.legend(fontsize=7, loc='upper left', bbox_to_anchor=(1.0, 1.0))
-    fig.suptitle(label, fontsize=9)
-    fig.tight_layout()
-    path = os.path.join(outdir, '%slevels.png' % prefix)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    path = save(fig, label, os.path.join(outdir, '%slevels.png' % prefix))
     return [path]
 
 
