@@ -274,10 +274,8 @@ void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
     buf[0] = 0;
     fc_strcat(buf, cap, "vendor: ");
     fc_strcat(buf, cap, vendors[c->vendor < 4 ? c->vendor : 0]);
-    fc_strcat(buf, cap, "\nfamily/model: ");
-    fc_strcat_size(buf, cap, c->family);
-    fc_strcat(buf, cap, "/");
-    fc_strcat_size(buf, cap, c->model);
+    fc_strcat_num(buf, cap, "\nfamily/model: ", c->family, 0);
+    fc_strcat_num(buf, cap, "/", c->model, 0);
     fc_strcat(buf, cap, " (");
     fc_strcat(buf, cap, fc_x86_uarch(c));
     fc_strcat(buf, cap, ")\nfeatures:");
@@ -286,20 +284,15 @@ void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
             fc_strcat(buf, cap, " ");
             fc_strcat(buf, cap, feats[i].name);
         }
-    fc_strcat(buf, cap, "\nL1d: ");
-    fc_strcat_size(buf, cap, c->l1d_size);
-    fc_strcat(buf, cap, "  L2: ");
-    fc_strcat_size(buf, cap, c->l2_size);
-    fc_strcat(buf, cap, "  L3: ");
-    fc_strcat_size(buf, cap, c->l3_size);
+    fc_strcat_num(buf, cap, "\nL1d: ", c->l1d_size, 0);
+    fc_strcat_num(buf, cap, "  L2: ", c->l2_size, 0);
+    fc_strcat_num(buf, cap, "  L3: ", c->l3_size, 0);
     if (!l3_plausible(c)) {
-        fc_strcat(buf, cap, " (not plausible: ");
-        fc_strcat_size(buf, cap, L3_ASSUMED);
+        fc_strcat_num(buf, cap, " (not plausible: ", L3_ASSUMED, 0);
         fc_strcat(buf, cap, " assumed)");
     }
     if (c->l3_sharing) {
-        fc_strcat(buf, cap, " shared by ");
-        fc_strcat_size(buf, cap, c->l3_sharing);
+        fc_strcat_num(buf, cap, " shared by ", c->l3_sharing, 0);
         fc_strcat(buf, cap, " logical CPUs");
     }
     fc_strcat(buf, cap, "\n");
