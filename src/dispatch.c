@@ -766,6 +766,10 @@ FC_HIDDEN const struct fc_decision *fc_decide_runtime(void)
 {
     uint64_t a0;
     const void *a1;
+    /* Made already: no need for the arguments (under musl on aarch64 they are
+     * read from /proc/self/auxv, arch.h). */
+    if (__atomic_load_n(&fc_state, __ATOMIC_ACQUIRE) == 2)
+        return &fc_dec;
     fc_arch_runtime_args(&a0, &a1);
     return fc_decide(a0, a1);
 }
@@ -803,6 +807,8 @@ FC_SLOT_AT_STUB(void *, fc_memset, (void *, int, size_t))
 __asm__(FC_TRAMPOLINE_ASM("fc_memcpy") FC_TRAMPOLINE_ASM("fc_memmove")
             FC_TRAMPOLINE_ASM("fc_memset"));
 
+/* The slots are filled after the decision, each with a store-release; why plain
+ * loads of them in the trampolines are enough: dispatch.h, "Memory ordering". */
 FC_HIDDEN void fc_bind_all(void)
 {
     const struct fc_decision *d = fc_decide_runtime();

@@ -41,17 +41,78 @@ FC_HIDDEN void fc_unbind_exports_for_tests(void) __attribute__((weak));
     "\tpop %rcx\n\t.cfi_adjust_cfa_offset -8\n\tpop %rdx\n\t.cfi_adjust_cfa_offset -8\n"  \
     "\tpop %rsi\n\t.cfi_adjust_cfa_offset -8\n\tpop %rdi\n\t.cfi_adjust_cfa_offset -8\n"  \
     "\tjmp *fc_slot_" name "(%rip)\n" FC_ASM_END("fc_stub_" name)
-#define FC_TRAMPOLINE_ASM(name)                                                      \
-    FC_ASM_BEGIN(name) "\tjmp *fc_slot_" name "(%rip)\n" FC_ASM_END(name)
+/* The jump through a slot (a trampoline's whole body). */
+#define FC_SLOT_JUMP(slot) "\tjmp *" slot "(%rip)\n"
+#elif defined(__aarch64__)
+/* fc_stub_<name>: saves the four argument registers the exported functions use
+ * (x0-x3) with the frame record, calls fc_bind_all (bl: hidden, no PLT; the C
+ * code keeps the callee-saved registers, x19-x28 and d8-d15), restores them and
+ * branches through the now filled slot with x16, as a trampoline does.  x16/x17
+ * may be clobbered by any call (AAPCS64 IP0/IP1: a PLT or veneer does), and a
+ * br through x16 is what bti c accepts, so every target (the kernels, the
+ * wrappers, this stub) needs nothing more than its bti c.  With
+ * -mbranch-protection=pac-ret or =standard (FC_A64_PAC) the saved return
+ * address is signed (paciasp/autiasp: hint space, a no-op before Armv8.3), as
+ * the compiler does for a non-leaf function; the sp-aligned 48-byte frame keeps
+ * sp 16-byte aligned for the call. */
+#if FC_A64_PAC
+#define FC_A64_SIGN_LR "\thint 25\n\t.cfi_negate_ra_state\n" /* paciasp */
+#define FC_A64_AUTH_LR "\thint 29\n\t.cfi_negate_ra_state\n" /* autiasp */
 #else
-#error "binding without IFUNC (FC_NO_IFUNC) is implemented for x86_64 only"
+#define FC_A64_SIGN_LR ""
+#define FC_A64_AUTH_LR ""
 #endif
+#define FC_SLOT_JUMP(slot)                                                           \
+    "\tadrp x16, " slot "\n\tldr x16, [x16, :lo12:" slot "]\n\tbr x16\n"
+#define FC_STUB_ASM(name)                                                            \
+    FC_ASM_BEGIN("fc_stub_" name) "\t.hidden fc_stub_" name "\n" FC_A64_SIGN_LR       \
+    "\tstp x29, x30, [sp, #-48]!\n\t.cfi_def_cfa_offset 48\n"                       \
+    "\t.cfi_offset 29, -48\n\t.cfi_offset 30, -40\n\tmov x29, sp\n"                 \
+    "\tstp x0, x1, [sp, #16]\n\tstp x2, x3, [sp, #32]\n"                             \
+    "\tbl fc_bind_all\n"                                                             \
+    "\tldp x0, x1, [sp, #16]\n\tldp x2, x3, [sp, #32]\n"                             \
+    "\tldp x29, x30, [sp], #48\n\t.cfi_restore 29\n\t.cfi_restore 30\n"              \
+    "\t.cfi_def_cfa_offset 0\n" FC_A64_AUTH_LR                                       \
+    FC_SLOT_JUMP("fc_slot_" name) FC_ASM_END("fc_stub_" name)
+#else
+#error "binding without IFUNC (FC_NO_IFUNC) is implemented for x86_64 and aarch64 only"
+#endif
+/* An exported trampoline: the jump through its slot. */
+#define FC_TRAMPOLINE_ASM(name) FC_ASM_BEGIN(name) FC_SLOT_JUMP("fc_slot_" name) FC_ASM_END(name)
 /* A slot of type ret (*)params, starting at its stub. */
 #define FC_SLOT_AT_STUB(ret, name, params)                                           \
     FC_HIDDEN void fc_stub_##name(void);                                             \
     FC_HIDDEN ret(*fc_slot_##name) params __attribute__((used)) =                    \
         (ret(*) params)fc_stub_##name;                                               \
     __asm__(FC_STUB_ASM(#name));
+/* Memory ordering.  fc_decide publishes the decision (fc_cpu, fc_dec, fc_tun)
+ * before its release store of fc_state = 2, and fc_bind_all fills the slots after
+ * that, each with a store-release (stlr on aarch64).  The trampolines and stubs
+ * read a slot with a plain load (ldr; on x86_64 the jump's memory operand, and
+ * loads are ordered there anyway), and a caller is safe whatever it finds:
+ *  - the stub: it calls fc_bind_all, whose fc_decide reads fc_state with acquire
+ *    (or makes the decision itself), so everything after, up to and in the kernel
+ *    it continues to, sees the whole decision.  It then reads the slot again,
+ *    after its own stores: its own value or a racer's, the same.
+ *  - a variant's function: an aligned 8-byte load is single-copy atomic, so a
+ *    whole pointer, one of the two values the slot ever holds (racers store the
+ *    same one).  That code has been mapped since load and is never written:
+ *    fetching it needs no ordering.  Its loads of decision data are not ordered
+ *    after the slot load, though (Armv8 orders a load after an indirect branch on
+ *    an earlier load only by control dependency, which does not order loads), so
+ *    they may see fc_tun as it was before the decision, or half copied: the copy
+ *    kernels read nothing of it; the memset kernels (ldp_stp, simd, sve) read
+ *    zva_threshold and zva_size, whose old bytes are zero (fc_tun is .bss,
+ *    written only by the decision, each time with the same values).  Every mix
+ *    of zero and decided bytes is a configuration the kernels handle: a block
+ *    size is a power of two, one non-zero byte, so it reads as the block size or
+ *    0 (no DC ZVA); a threshold reads as some threshold, and one below 64 acts as
+ *    64 does (the paths that compare it start above 64 bytes; memset_zva.S copes
+ *    with buffers shorter than two blocks).  test_bind.c runs every memset variant
+ *    with those values.
+ * An acquire load (ldar) in every trampoline would order the kernel's loads too,
+ * but it may also hold back the kernel's loads of the buffers until the slot load
+ * completes, on every call, for a window that only exists during the first calls. */
 #define FC_SLOT_FILL(name, value) __atomic_store_n(&fc_slot_##name, (value), __ATOMIC_RELEASE)
 #endif
 #endif

@@ -175,7 +175,7 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
  * (dispatch.h); fc_bind_exports, called by fc_bind_all, fills it with what the
  * resolver above returns. */
 #define FC_BIND(ret, name, params, r) FC_SLOT_AT_STUB(ret, name, params)
-#define FC_TRAMPOLINE_BODY(name) "\tjmp *fc_slot_" #name "(%rip)\n"
+#define FC_TRAMPOLINE_BODY(name) FC_SLOT_JUMP("fc_slot_" #name)
 #elif !defined(FC_DROPIN_IFUNC) && defined(__x86_64__)
 #define FC_BIND(ret, name, params, r)                                                \
     static ret fc_bound_##name params __attribute__((ifunc("resolve_" #r)));         \

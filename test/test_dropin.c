@@ -63,11 +63,35 @@ static void test_exports_interpose(void **s)
      * riscv64 (and x86_64 with -Ddropin_ifunc=true) the exported names are the
      * IFUNCs themselves, so the bound address is the kernel.  Otherwise, on x86_64,
      * the exported symbol is a trampoline "jmp *slot(%rip)" (see src/exports.c)
-     * whose slot the IFUNC filled at load time, decoded here. */
+     * whose slot the IFUNC filled at load time, decoded here.  Under musl (no
+     * IFUNC) every name is such a trampoline, filled by the first call (one was
+     * made before main): on aarch64 "adrp x16, slot; ldr x16, [x16, #lo12]; br
+     * x16" (src/dispatch.h), decoded here too. */
     const struct fc_variant *v;
     if (other_lib) /* the trace library's names are wrappers around the same kernels */
         goto hidden;
-#if defined(FC_DROPIN_IFUNC) || defined(__aarch64__) || (defined(__riscv) && __riscv_xlen == 64)
+#if defined(__aarch64__)
+    size_t n = fc_variants(&v);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(v[i].name, fc_selected(v[i].func))) {
+            const uint32_t *f = sym(v[i].func), *t = f;
+            if (t[0] == 0xd503245f) /* bti c */
+                t++;
+            if ((t[0] & 0x9f00001f) != 0x90000010) { /* not adrp x16: the kernel itself */
+                assert_ptr_equal((void *)v[i].fn, (const void *)f);
+                continue;
+            }
+            /* adrp x16, page; ldr x16, [x16, #imm12 * 8]; br x16 */
+            assert_int_equal(t[1] & 0xffc003ff, 0xf9400210);
+            assert_int_equal(t[2], 0xd61f0200);
+            int64_t pages = (int64_t)((((t[0] >> 5) & 0x7ffff) << 2) | ((t[0] >> 29) & 3));
+            if (pages & (1 << 20))
+                pages -= (int64_t)1 << 21;
+            uintptr_t page = ((uintptr_t)t & ~(uintptr_t)0xfff) + (uintptr_t)(pages * 4096);
+            void *const *slot = (void *const *)(page + ((t[1] >> 10) & 0xfff) * 8);
+            assert_ptr_equal(*slot, (void *)v[i].fn);
+        }
+#elif defined(FC_DROPIN_IFUNC) || (defined(__riscv) && __riscv_xlen == 64)
     size_t n = fc_variants(&v);
     for (size_t i = 0; i < n; i++)
         if (!strcmp(v[i].name, fc_selected(v[i].func)))

@@ -17,6 +17,26 @@ typedef struct fc_a64_cpu fc_cpu_t;
 #define fc_arch_describe fc_a64_describe
 #define fc_arch_identity fc_a64_identity
 
+#ifdef FC_NO_IFUNC
+#include "../rawsys.h"
+/* No IFUNC (musl): the decision is made by the first call of any name, through
+ * its resolving stub (dispatch.h), and that may come before the C library is
+ * initialised: a static binary's first call is the memset that zeroes musl's
+ * aux[] array at the top of __init_libc, before it has found the auxiliary
+ * vector (getauxval would dereference a null pointer) or set up the thread
+ * pointer (and a missing tag sets errno).  So AT_HWCAP comes from
+ * /proc/self/auxv with raw system calls, and bit 62 stays clear: the probe
+ * reads AT_HWCAP2 there too.  Without /proc both are 0: only the base ISA is
+ * assumed (ldp_stp), and the FASTCOPY_* overrides are ignored then too (AT_SECURE
+ * cannot be read: dispatch.c). */
+static inline void fc_arch_runtime_args(uint64_t *a0, const void **a1)
+{
+    uint64_t hwcap = 0;
+    fc_auxv_get(16 /* AT_HWCAP */, &hwcap);
+    *a0 = hwcap & ~FC_A64_IFUNC_ARG_HWCAP;
+    *a1 = 0;
+}
+#else
 /* The resolver's arguments when called outside a resolver: what glibc passes,
  * x0 = AT_HWCAP | _IFUNC_ARG_HWCAP, x1 = __ifunc_arg_t holding AT_HWCAP2.
  * Only ever called after libc is up, so getauxval is fine here. */
@@ -29,4 +49,5 @@ static inline void fc_arch_runtime_args(uint64_t *a0, const void **a1)
     *a0 = (uint64_t)arg.hwcap | FC_A64_IFUNC_ARG_HWCAP;
     *a1 = &arg;
 }
+#endif
 #endif
