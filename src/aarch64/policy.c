@@ -43,7 +43,7 @@
  * are treated as absent and memset uses stores.
  *
  * The cut-over (zva_threshold) is max(512, 4 x block): 512 B for 64- and 128-byte
- * blocks, 2 KiB on QEMU's max (512); A64FX (256) takes 8 x block, 2 KiB, below.
+ * blocks, 2 KiB on QEMU's max (512); A64FX (256) takes 8 x block, 2 KiB (below).
  * Reasoning: DC ZVA zeroes a whole aligned block, so the routine first stores up
  * to a block at each end; with n >= 4 blocks at least half of the bytes go
  * through DC ZVA in the worst alignment.  Below that the win is a line fill
@@ -51,14 +51,6 @@
  * DC ZVA loop executes about the same instructions per byte as the stp q loop at
  * 64-byte blocks (2.5 vs 3 per 64 bytes), so instruction counts cannot justify it;
  * only the memory system can.
- * A64FX: 8 blocks.  Its sve memset stores 64 bytes per instruction, and there 4
- * blocks (1 KiB) of zeros took 47-49 instructions through DC ZVA against 33 for
- * the store loop and 42 for glibc 2.36's A64FX memset (which uses DC ZVA only
- * from 8 MiB); from 1.2 KiB the DC ZVA path is at or below glibc, from 2 KiB at
- * the store loop's count (57-59 against 57) and below it after (77-79 against 101
- * at 4 KiB).  On QEMU's max (512-byte blocks, the same 64-byte vectors) 4 blocks
- * are already at or below glibc, and 8 (4 KiB) would leave 3.5-4 KiB of zeros
- * to the store loop, 99 against glibc's 98 there; so the rule is A64FX's alone.
  * Published choices for 64-byte blocks are 129 B (the current memset of ARM's
  * optimized-routines: DC ZVA past 128 bytes, for 64-byte blocks only), 256 B
  * (HotSpot's BlockZeroingLowLimit, from its DC ZVA measurements on partners'
@@ -69,6 +61,15 @@
  * hardware is available to this project to time it (QEMU counts instructions but
  * cannot time a cache-line allocation), so the figure is inherited, not measured
  * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
+ * A64FX: 8 blocks (measured, in instruction counts).  Its sve memset stores 64 bytes
+ * per instruction, and there 4 blocks (1 KiB) of zeros took 47-49 instructions
+ * through DC ZVA against 33 for the store loop and 42 for glibc 2.36's A64FX memset
+ * (which uses DC ZVA only from 8 MiB); from 1.2 KiB the DC ZVA path is at or below
+ * glibc, from 2 KiB at the store loop's count (57-59 against 57) and below it after
+ * (77-79 against 101 at 4 KiB).  On QEMU's max (512-byte blocks, the same 64-byte
+ * vectors) 4 blocks are already at or below glibc, and 8 (4 KiB) would leave 3.5-4
+ * KiB of zeros to the store loop, 99 against glibc's 98 there; so the rule is
+ * A64FX's alone.
  */
 #include "variants.h"
 
