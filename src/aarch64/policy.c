@@ -12,8 +12,8 @@
  *               at least 256 bits and the kernel keeps the SVE state across system
  *               calls.  At 128 bits (Neoverse N2/V2, QEMU max,sve128) an SVE load
  *               moves 16 bytes where ldp q moves 32: under QEMU the sve kernels took
- *               10254 instructions for a 64 KiB copy there against simd's 5144 and
- *               glibc's 8198, and 36.6 against 28.4 (glibc) on the GoogleA mix.
+ *               10251 instructions for a 64 KiB copy there against simd's 5139 and
+ *               glibc's 8198, and 33.8 against 28.4 (glibc) on the GoogleA mix.
  *               Linux 4.15-6.1 (5.14 excepted) drops the state at every syscall and the next SVE instruction traps
  *               to re-enable it, a kernel round trip per syscall+copy pair in the
  *               programs that make many of both; glibc (>= 2.39) avoids its SVE
