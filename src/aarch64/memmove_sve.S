@@ -32,7 +32,7 @@
  *              when dst is inside [src, src+n).
  * All classes up to 8V load before they store, so memcpy gets memmove's result.
  * 8 vectors per iteration: 20 instructions (16 memory, 2 addvl, 2 loop) per 8V;
- * at 512 bits 2572 instructions per 64 KiB (glibc 2.36's A64FX copy: 2582).  No
+ * at 512 bits 2571 instructions per 64 KiB (glibc 2.36's A64FX copy: 2582).  No
  * alignment step: SVE loads/stores of any alignment are single instructions and
  * the A64FX is the only target where this loop is hot.
  * Not at glibc's count: n = 2V exactly (128 bytes at 512 bits), 18 against 10.
