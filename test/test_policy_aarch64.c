@@ -128,7 +128,7 @@ static void test_a64fx(void **state)
     struct fc_a64_cpu c = cpu(SVE, 0, MIDR_A64FX, 6, 64, FC_A64_KVER(6, 8, 0));
     struct fc_decision d = decide(c);
     expect_all(&d, "sve");
-    expect_zva(&d, 256, 1024);
+    expect_zva(&d, 256, 2048); /* 8 blocks on A64FX */
     assert_string_equal(fc_a64_core(&c), "A64FX");
 
     c.kver = FC_A64_KVER(5, 10, 0); /* drops SVE state: A64FX keeps SVE anyway */
@@ -162,6 +162,8 @@ static void test_zva_block_sizes(void **state)
     expect_zva(&d, 0, 0);
     d = decide(cpu(BASE, 0, MIDR_A72, 5, 0, 0));
     expect_zva(&d, 128, 512);
+    d = decide(cpu(BASE, 0, MIDR_A72, 6, 0, 0)); /* 256: 8 blocks only on A64FX */
+    expect_zva(&d, 256, 1024);
     d = decide(cpu(SVE, 0, MIDR_QEMU_MAX, 7, 64, FC_A64_KVER(6, 2, 0))); /* QEMU max */
     expect_all(&d, "sve");
     expect_zva(&d, 512, 2048);

@@ -5,28 +5,46 @@
  * each call, so a prctl(PR_SVE_SET_VL) at run time is fine.  Only z0-z7 and
  * z16-z23 are used (z8-z15 hold callee-saved d8-d15 in their low bits).
  *
- * Size classes (n = count, V = VL in bytes):
+ * Size classes (n = count, V = VL in bytes), instruction counts under QEMU at
+ * 512 bits, entry to return (not time), against glibc 2.36's __memcpy_a64fx in
+ * parentheses:
  *   0..2V-1    predicated: two whilelo predicates cover bytes [0, V) and [V, 2V)
- *              of the request, so every size below 2V (32 bytes at 128-bit SVE,
+ *              of the request, so every size below 2V (32 bytes at 256-bit SVE,
  *              128 at 512-bit) is one load/store pair with no size branch (the
  *              second whilelo's flags say whether its last lane is active, so not
  *              even a compare); inactive lanes are not accessed, so nothing
- *              outside the buffers is touched and n == 0 touches nothing.
- *   2V..4V     first and last 2 vectors (unpredicated ldr/str z)
- *   4V..6V     first and last 3 vectors (at 512 bits this is 257..384 bytes,
- *              where the Google fleet's "A" memcpy mix puts 32% of its calls)
- *   6V..8V     first and last 4 vectors
- *   8V..16V    first and last 8 vectors (16 registers)
- *   > 16V      8-vector blocks in a software-pipelined loop (each register stored,
- *              then reloaded with the next block), the last 8 vectors loaded from
- *              the end before the last block is stored: no remainder loop.
- *              Direction as in the other variants: backwards when dst is inside
- *              (src, src+n).
- * All classes up to 16V load before they store, so memcpy gets memmove's result.
+ *              outside the buffers is touched and n == 0 touches nothing: 9 (10)
+ *   2V..4V     first and last 2 vectors: 18 (10 at n = 2V, 19 above)
+ *   4V+1..5V-1 4 vectors and a fifth predicated by whilelo from 4V, whose flags
+ *              also sort n into this class, 2V..4V (no lane) or 5V.. (last lane):
+ *              18 (27).  At 512 bits this is 257..319 bytes, where the Google
+ *              fleet's "A" memcpy mix puts 32% of its calls (304 bytes): 23 with
+ *              a 4V..6V class of 3 + 3 vectors before, 13.4 on that mix now (14.96
+ *              before, goal 15; glibc 16.9)
+ *   5V..8V     first and last 4 vectors: 27 (27)
+ *   > 8V       8-vector blocks in a software-pipelined loop (each register stored,
+ *              then reloaded with the next block), then the last 2, 4 or 8 vectors
+ *              loaded from the end (whichever cover the 1..8V bytes after the last
+ *              block) before the last block is stored: no remainder loop.  41 at
+ *              8V+1..10V (42 to 48), 45 to 12V, 51 to 16V (54 to 62), then 20 per
+ *              8V as glibc; a single 8 + 8 tail cost 47 at 8V..16V and 74 at
+ *              16V+1 (glibc 62).  Direction as in the other variants: backwards
+ *              when dst is inside [src, src+n).
+ * All classes up to 8V load before they store, so memcpy gets memmove's result.
  * 8 vectors per iteration: 20 instructions (16 memory, 2 addvl, 2 loop) per 8V;
- * at 512 bits that is 2560 instructions per 64 KiB (glibc 2.36's A64FX copy:
- * ~2580).  No alignment step: SVE loads/stores of any alignment are single
- * instructions and the A64FX is the only target where this loop is hot.
+ * at 512 bits 2571 instructions per 64 KiB (glibc 2.36's A64FX copy: 2582).  No
+ * alignment step: SVE loads/stores of any alignment are single instructions and
+ * the A64FX is the only target where this loop is hot.
+ * Not at glibc's count: n = 2V exactly (128 bytes at 512 bits), 18 against 10.
+ * glibc's first class is n <= 2V, decided by a compare (cntb, cmp, b.hi, two
+ * whilelo: 10 for every n <= 2V).  Ours decides n < 2V from the second
+ * predicate's flags, one instruction fewer for every smaller size, but a
+ * predicate cannot tell n = 2V from n > 2V (both are all lanes), so 2V needs a
+ * compare on the path of every larger size: with it, 5V..8V took 28 against
+ * glibc's 27 (each boundary of that class costs 2 instructions, its 16 memory
+ * instructions and the 2 end pointers 19).  Taking glibc's first class instead
+ * costs 10 below 2V: the fleet's "Q" mix (98% below 128 bytes) then comes to 10.3
+ * against its goal of 10 (9.3 now).
  */
 #include "asm.h"
 
@@ -53,10 +71,25 @@ ENTRY(fc_memmove_a64_sve)
     ret
 
 .Lmore:
+    lsl     tmp, vlen, 2
+    whilelo p2.b, tmp, count       /* bytes [4V, 5V): none iff n <= 4V, last iff n >= 5V */
+    b.last  .Lge5
+    b.none  .L2_4
+    ldr     z0, [src]
+    ldr     z1, [src, #1, mul vl]
+    ldr     z2, [src, #2, mul vl]
+    ldr     z3, [src, #3, mul vl]
+    ld1b    z4.b, p2/z, [src, #4, mul vl]  /* 4V < n < 5V */
+    str     z0, [dstin]
+    str     z1, [dstin, #1, mul vl]
+    str     z2, [dstin, #2, mul vl]
+    str     z3, [dstin, #3, mul vl]
+    st1b    z4.b, p2, [dstin, #4, mul vl]
+    ret
+
+.L2_4:                             /* 2V <= n <= 4V: first and last 2 vectors */
     add     srcend, src, count
     add     dstend, dstin, count
-    cmp     count, vlen, lsl 2
-    b.hi    .Lgt4
     ldr     z0, [src]
     ldr     z1, [src, #1, mul vl]
     ldr     z2, [srcend, #-2, mul vl]
@@ -67,27 +100,11 @@ ENTRY(fc_memmove_a64_sve)
     str     z3, [dstend, #-1, mul vl]
     ret
 
-.Lgt4:
-    add     tmp, vlen, vlen, lsl 1 /* 3V */
-    cmp     count, tmp, lsl 1
-    b.hi    .Lgt6
-    ldr     z0, [src]
-    ldr     z1, [src, #1, mul vl]
-    ldr     z2, [src, #2, mul vl]
-    ldr     z3, [srcend, #-3, mul vl]
-    ldr     z4, [srcend, #-2, mul vl]
-    ldr     z5, [srcend, #-1, mul vl]
-    str     z0, [dstin]
-    str     z1, [dstin, #1, mul vl]
-    str     z2, [dstin, #2, mul vl]
-    str     z3, [dstend, #-3, mul vl]
-    str     z4, [dstend, #-2, mul vl]
-    str     z5, [dstend, #-1, mul vl]
-    ret
-
-.Lgt6:
+.Lge5:
+    add     srcend, src, count
+    add     dstend, dstin, count
     cmp     count, vlen, lsl 3
-    b.hi    .Lgt8
+    b.hi    .Llarge
     ldr     z0, [src]
     ldr     z1, [src, #1, mul vl]
     ldr     z2, [src, #2, mul vl]
@@ -96,6 +113,7 @@ ENTRY(fc_memmove_a64_sve)
     ldr     z5, [srcend, #-3, mul vl]
     ldr     z6, [srcend, #-2, mul vl]
     ldr     z7, [srcend, #-1, mul vl]
+    /* 5V <= n <= 8V: first and last 4 vectors */
     str     z0, [dstin]
     str     z1, [dstin, #1, mul vl]
     str     z2, [dstin, #2, mul vl]
@@ -106,48 +124,10 @@ ENTRY(fc_memmove_a64_sve)
     str     z7, [dstend, #-1, mul vl]
     ret
 
-.Lgt8:
-    cmp     count, vlen, lsl 4
-    b.hi    .Llarge
-    ldr     z0, [src]
-    ldr     z1, [src, #1, mul vl]
-    ldr     z2, [src, #2, mul vl]
-    ldr     z3, [src, #3, mul vl]
-    ldr     z4, [src, #4, mul vl]
-    ldr     z5, [src, #5, mul vl]
-    ldr     z6, [src, #6, mul vl]
-    ldr     z7, [src, #7, mul vl]
-    ldr     z16, [srcend, #-8, mul vl]
-    ldr     z17, [srcend, #-7, mul vl]
-    ldr     z18, [srcend, #-6, mul vl]
-    ldr     z19, [srcend, #-5, mul vl]
-    ldr     z20, [srcend, #-4, mul vl]
-    ldr     z21, [srcend, #-3, mul vl]
-    ldr     z22, [srcend, #-2, mul vl]
-    ldr     z23, [srcend, #-1, mul vl]
-    str     z0, [dstin]
-    str     z1, [dstin, #1, mul vl]
-    str     z2, [dstin, #2, mul vl]
-    str     z3, [dstin, #3, mul vl]
-    str     z4, [dstin, #4, mul vl]
-    str     z5, [dstin, #5, mul vl]
-    str     z6, [dstin, #6, mul vl]
-    str     z7, [dstin, #7, mul vl]
-    str     z16, [dstend, #-8, mul vl]
-    str     z17, [dstend, #-7, mul vl]
-    str     z18, [dstend, #-6, mul vl]
-    str     z19, [dstend, #-5, mul vl]
-    str     z20, [dstend, #-4, mul vl]
-    str     z21, [dstend, #-3, mul vl]
-    str     z22, [dstend, #-2, mul vl]
-    str     z23, [dstend, #-1, mul vl]
-    ret
-
 .Llarge:
-    sub     tmp, dstin, src
-    cbz     tmp, .Lret             /* same buffer */
+    sub     tmp, dstin, src        /* dst == src goes backwards, harmlessly */
     cmp     tmp, count
-    b.lo    .Lbackward             /* dst inside (src, src+n) */
+    b.lo    .Lbackward             /* dst inside [src, src+n) */
 
     /* Forward: src = dst + d (d >= 1) when overlapping; a store to dst offset j
      * clobbers src offset j - d, below everything still to be loaded. */
@@ -184,8 +164,45 @@ ENTRY(fc_memmove_a64_sve)
     subs    count, count, vlen, lsl 3
     b.hi    .Lfwd_loop
 .Lfwd_tail:
-    /* 8V < bytes from block start <= 16V: the last 8 vectors start after the block
-     * start, and nothing from the block start on has been stored yet. */
+    /* The block at dst, and r = count + 8V in (0, 8V] bytes after it: the last
+     * 2, 4 or 8 vectors from the end cover them (they start after the block
+     * start), loaded before anything from the block start on is stored. */
+    adds    tmp, count, vlen, lsl 2    /* r - 4V */
+    b.gt    .Lfwd_tail8
+    cmn     tmp, vlen, lsl 1           /* r - 2V */
+    b.gt    .Lfwd_tail4
+    ldr     z16, [srcend, #-2, mul vl]
+    ldr     z17, [srcend, #-1, mul vl]
+    str     z0, [dst]
+    str     z1, [dst, #1, mul vl]
+    str     z2, [dst, #2, mul vl]
+    str     z3, [dst, #3, mul vl]
+    str     z4, [dst, #4, mul vl]
+    str     z5, [dst, #5, mul vl]
+    str     z6, [dst, #6, mul vl]
+    str     z7, [dst, #7, mul vl]
+    str     z16, [dstend, #-2, mul vl]
+    str     z17, [dstend, #-1, mul vl]
+    ret
+.Lfwd_tail4:
+    ldr     z16, [srcend, #-4, mul vl]
+    ldr     z17, [srcend, #-3, mul vl]
+    ldr     z18, [srcend, #-2, mul vl]
+    ldr     z19, [srcend, #-1, mul vl]
+    str     z0, [dst]
+    str     z1, [dst, #1, mul vl]
+    str     z2, [dst, #2, mul vl]
+    str     z3, [dst, #3, mul vl]
+    str     z4, [dst, #4, mul vl]
+    str     z5, [dst, #5, mul vl]
+    str     z6, [dst, #6, mul vl]
+    str     z7, [dst, #7, mul vl]
+    str     z16, [dstend, #-4, mul vl]
+    str     z17, [dstend, #-3, mul vl]
+    str     z18, [dstend, #-2, mul vl]
+    str     z19, [dstend, #-1, mul vl]
+    ret
+.Lfwd_tail8:
     ldr     z16, [srcend, #-8, mul vl]
     ldr     z17, [srcend, #-7, mul vl]
     ldr     z18, [srcend, #-6, mul vl]
@@ -210,12 +227,11 @@ ENTRY(fc_memmove_a64_sve)
     str     z21, [dstend, #-3, mul vl]
     str     z22, [dstend, #-2, mul vl]
     str     z23, [dstend, #-1, mul vl]
-.Lret:
     ret
 
 .Lbackward:
-    /* dst = src + d, d >= 1: a store to dst offset j clobbers src offset j + d,
-     * above everything still to be loaded. */
+    /* dst = src + d, d >= 0: a store to dst offset j clobbers src offset j + d,
+     * at or above everything still to be loaded. */
     ldr     z0, [srcend, #-8, mul vl]
     ldr     z1, [srcend, #-7, mul vl]
     ldr     z2, [srcend, #-6, mul vl]
@@ -249,6 +265,44 @@ ENTRY(fc_memmove_a64_sve)
     subs    count, count, vlen, lsl 3
     b.hi    .Lbwd_loop
 .Lbwd_tail:
+    /* The block ends at dst, r = count + 8V in (0, 8V] bytes before it: the
+     * first 2, 4 or 8 vectors cover them. */
+    adds    tmp, count, vlen, lsl 2    /* r - 4V */
+    b.gt    .Lbwd_tail8
+    cmn     tmp, vlen, lsl 1           /* r - 2V */
+    b.gt    .Lbwd_tail4
+    ldr     z16, [src]
+    ldr     z17, [src, #1, mul vl]
+    str     z0, [dst, #-8, mul vl]
+    str     z1, [dst, #-7, mul vl]
+    str     z2, [dst, #-6, mul vl]
+    str     z3, [dst, #-5, mul vl]
+    str     z4, [dst, #-4, mul vl]
+    str     z5, [dst, #-3, mul vl]
+    str     z6, [dst, #-2, mul vl]
+    str     z7, [dst, #-1, mul vl]
+    str     z16, [dstin]
+    str     z17, [dstin, #1, mul vl]
+    ret
+.Lbwd_tail4:
+    ldr     z16, [src]
+    ldr     z17, [src, #1, mul vl]
+    ldr     z18, [src, #2, mul vl]
+    ldr     z19, [src, #3, mul vl]
+    str     z0, [dst, #-8, mul vl]
+    str     z1, [dst, #-7, mul vl]
+    str     z2, [dst, #-6, mul vl]
+    str     z3, [dst, #-5, mul vl]
+    str     z4, [dst, #-4, mul vl]
+    str     z5, [dst, #-3, mul vl]
+    str     z6, [dst, #-2, mul vl]
+    str     z7, [dst, #-1, mul vl]
+    str     z16, [dstin]
+    str     z17, [dstin, #1, mul vl]
+    str     z18, [dstin, #2, mul vl]
+    str     z19, [dstin, #3, mul vl]
+    ret
+.Lbwd_tail8:
     ldr     z16, [src]
     ldr     z17, [src, #1, mul vl]
     ldr     z18, [src, #2, mul vl]

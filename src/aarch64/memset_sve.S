@@ -3,18 +3,29 @@
  * Assumptions: SVE, any vector length V from 16 to 256 bytes, read with cntb at
  * each call.  dup z0.b, w1 takes the low byte of c (the unsigned char conversion).
  *
- * Size classes:
+ * Size classes (instruction counts under QEMU at 512 bits, entry to return, not
+ * time; glibc 2.36's A64FX memset in parentheses):
  *   0..2V-1   two whilelo-predicated stores: no size branch, and no compare
  *             either (the second whilelo's flags tell n >= 2V); n == 0: both
- *             predicates empty, nothing stored
- *   2V..4V    first and last 2 vectors
- *   4V..8V    first and last 4 vectors
- *   > 8V      zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA
- *             (memset_zva.S); otherwise 8-vector blocks (11 instructions per 8V:
- *             at 512 bits ~1410 per 64 KiB; glibc 2.36's A64FX memset: 1680) and
- *             the last 8 vectors from the end (n > 8V, so they are in the buffer).
- */
-#include "asm.h"
+ *             predicates empty, nothing stored: 8 (8)
+ *   2V..4V    first and last 2 vectors: 12 (12)
+ *   4V..8V    first and last 4 vectors: 18 (19)
+ *   > 8V      the DC ZVA threshold first, then (at or above it) the value: below
+ *             it c = 0 and c != 0 take the same 3 instructions to the stores
+ *             (with the zero test first, c = 0 cost 4 more: 37 against glibc's
+ *             33 at 513..640 bytes).  Stores: 8-vector blocks, the first one
+ *             from dstin (no pointer copy), then the last 8 vectors from the end
+ *             (n > 8V, so they are in the buffer): 11 instructions per 8V, 33 at
+ *             8V+1..16V (33-42), 1421 per 64 KiB (1680).
+ *             Zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA over
+ *             the whole blocks, the partial ones at each end covered by 4 or 8
+ *             vector stores from each end (Z <= 4V, A64FX's 256 = 4 x 64; Z <= 8V,
+ *             QEMU max's 512), or by memset_zva.S's q-register routine for larger
+ *             blocks (short vectors only).  The q-register routine, used here
+ *             before, stored the ends 32 bytes per instruction with loops up to
+ *             the block boundary: 89 instructions at 2 KiB on max against glibc's
+ *             86, 58-60 now.  A64FX's threshold, 2 KiB, and why: policy.c.
+ */#include "asm.h"
 
     .arch armv8.2-a+sve
 
@@ -25,6 +36,11 @@
 #define dstend x5
 #define vlen x6
 #define lim x7
+#define a x8
+#define e x9
+#define rem x10
+#define zsize x11
+#define zmask x12
 
 ENTRY(fc_memset_a64_sve)
     dup     z0.b, valw
@@ -59,17 +75,25 @@ ENTRY(fc_memset_a64_sve)
     ret
 
 .Lgt8:
-    tst     valw, 255
-    b.ne    .Lstores
-    adrp    x9, fc_tun
-    ldr     x10, [x9, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
+    /* The threshold first, the value second: below the threshold c = 0 and
+     * c != 0 then take the same 3 instructions to the stores.  PC-relative
+     * literal loads, as in memset_simd.S (fc_tun is within +-1 MiB). */
+    ldr     x10, fc_tun + FC_TUN_ZVA_THRESHOLD
     cmp     count, x10
-    b.lo    .Lstores
-    ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE] /* 0: all stores there */
-    b       fc_a64_zero_zva_q
+    b.hs    .Lbig
 .Lstores:
-    mov     dst, dstin
+    addvl   dst, dstin, #8         /* the first block is stored below, from dstin */
     addvl   lim, dstend, #-8       /* another block needed while dst < end-8V */
+    str     z0, [dstin]
+    str     z0, [dstin, #1, mul vl]
+    str     z0, [dstin, #2, mul vl]
+    str     z0, [dstin, #3, mul vl]
+    str     z0, [dstin, #4, mul vl]
+    str     z0, [dstin, #5, mul vl]
+    str     z0, [dstin, #6, mul vl]
+    str     z0, [dstin, #7, mul vl]
+    cmp     dst, lim
+    b.hs    2f
 1:  str     z0, [dst]
     str     z0, [dst, #1, mul vl]
     str     z0, [dst, #2, mul vl]
@@ -81,7 +105,7 @@ ENTRY(fc_memset_a64_sve)
     addvl   dst, dst, #8
     cmp     dst, lim
     b.lo    1b
-    str     z0, [dstend, #-8, mul vl]
+2:  str     z0, [dstend, #-8, mul vl]
     str     z0, [dstend, #-7, mul vl]
     str     z0, [dstend, #-6, mul vl]
     str     z0, [dstend, #-5, mul vl]
@@ -90,4 +114,70 @@ ENTRY(fc_memset_a64_sve)
     str     z0, [dstend, #-2, mul vl]
     str     z0, [dstend, #-1, mul vl]
     ret
+
+.Lbig:
+    tst     valw, 255
+    b.ne    .Lstores
+    ldr     zsize, fc_tun + FC_TUN_ZVA_SIZE
+    /* Zero with DC ZVA: blocks of Z bytes at a = dstin rounded up to Z, up to e =
+     * dstend rounded down; the vector stores from each end cover [dstin, a) and
+     * [e, dstend), each shorter than Z.  Z = 0 (DC ZVA prohibited, threshold
+     * lowered by hand) gives a = e = 0: stores only. */
+    sub     zmask, zsize, 1
+    add     a, dstin, zmask
+    bic     a, a, zmask
+    bic     e, dstend, zmask
+    cmp     a, e
+    b.hs    .Lstores               /* no whole block inside */
+    cmp     zsize, vlen, lsl 2
+    b.hi    .Lzhead8
+    str     z0, [dstin]            /* Z <= 4V (A64FX: 256 = 4 x 64) */
+    str     z0, [dstin, #1, mul vl]
+    str     z0, [dstin, #2, mul vl]
+    str     z0, [dstin, #3, mul vl]
+    str     z0, [dstend, #-4, mul vl]
+    str     z0, [dstend, #-3, mul vl]
+    str     z0, [dstend, #-2, mul vl]
+    str     z0, [dstend, #-1, mul vl]
+.Lzva:
+    sub     rem, e, a              /* bytes of whole blocks, a multiple of Z, >= Z */
+    subs    rem, rem, zsize, lsl 2
+    b.lt    2f
+1:  dc      zva, a                 /* 4 blocks per iteration */
+    add     a, a, zsize
+    dc      zva, a
+    add     a, a, zsize
+    dc      zva, a
+    add     a, a, zsize
+    dc      zva, a
+    add     a, a, zsize
+    subs    rem, rem, zsize, lsl 2
+    b.ge    1b
+2:  adds    rem, rem, zsize, lsl 2 /* 0..3 blocks left */
+    b.eq    4f
+3:  dc      zva, a
+    add     a, a, zsize
+    subs    rem, rem, zsize
+    b.ne    3b
+4:  ret
+.Lzhead8:
+    cmp     zsize, vlen, lsl 3
+    b.hi    fc_a64_zero_zva_q      /* Z > 8V: the q-register routine (v0 = z0 = 0) */
+    str     z0, [dstin]            /* 4V < Z <= 8V (QEMU max: 512 = 8 x 64) */
+    str     z0, [dstin, #1, mul vl]
+    str     z0, [dstin, #2, mul vl]
+    str     z0, [dstin, #3, mul vl]
+    str     z0, [dstin, #4, mul vl]
+    str     z0, [dstin, #5, mul vl]
+    str     z0, [dstin, #6, mul vl]
+    str     z0, [dstin, #7, mul vl]
+    str     z0, [dstend, #-8, mul vl]
+    str     z0, [dstend, #-7, mul vl]
+    str     z0, [dstend, #-6, mul vl]
+    str     z0, [dstend, #-5, mul vl]
+    str     z0, [dstend, #-4, mul vl]
+    str     z0, [dstend, #-3, mul vl]
+    str     z0, [dstend, #-2, mul vl]
+    str     z0, [dstend, #-1, mul vl]
+    b       .Lzva
 END(fc_memset_a64_sve)

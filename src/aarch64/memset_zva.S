@@ -1,8 +1,10 @@
 /* memset_zva.S - zeroing with DC ZVA, shared by the ldp_stp, simd and sve memsets.
  *
  *   fc_a64_zero_zva    stores with stp xzr (any CPU: ldp_stp's)
- *   fc_a64_zero_zva_q  stores with stp q0, q0; v0 must be zero (simd's and sve's,
- *                      whose v0/z0 holds the replicated byte, 0 here)
+ *   fc_a64_zero_zva_q  stores with stp q0, q0; v0 must be zero (simd's for blocks
+ *                      other than 64 bytes, and sve's for blocks over 8 vectors,
+ *                      whose v0/z0 holds the replicated byte, 0 here; sve zeroes
+ *                      smaller blocks itself, with vector stores at the ends)
  * Arguments: x0 = dst, x2 = n >= 64, x11 = block size Z.  Zeroes [dst, dst+n),
  * returns dst in x0.  The memsets branch here as a tail call, so this returns
  * straight to memset's caller.

@@ -12,8 +12,8 @@
  *               at least 256 bits and the kernel keeps the SVE state across system
  *               calls.  At 128 bits (Neoverse N2/V2, QEMU max,sve128) an SVE load
  *               moves 16 bytes where ldp q moves 32: under QEMU the sve kernels took
- *               10254 instructions for a 64 KiB copy there against simd's 5144 and
- *               glibc's 8198, and 36.6 against 28.4 (glibc) on the GoogleA mix.
+ *               10251 instructions for a 64 KiB copy there against simd's 5139 and
+ *               glibc's 8198, and 33.8 against 28.4 (glibc) on the GoogleA mix.
  *               Linux 4.15-6.1 (5.14 excepted) drops the state at every syscall and the next SVE instruction traps
  *               to re-enable it, a kernel round trip per syscall+copy pair in the
  *               programs that make many of both; glibc (>= 2.39) avoids its SVE
@@ -43,14 +43,14 @@
  * are treated as absent and memset uses stores.
  *
  * The cut-over (zva_threshold) is max(512, 4 x block): 512 B for 64- and 128-byte
- * blocks, 1 KiB on A64FX (256), 2 KiB on QEMU's max (512).  Reasoning: DC ZVA
- * zeroes a whole aligned block, so the routine first stores up to 64 bytes at each
- * end and, for blocks over 64 bytes, up to block-64 more to reach alignment; with
- * n >= 4 blocks at least half of the bytes go through DC ZVA in the worst
- * alignment.  Below that the win is a line fill avoided per block, against ~25
- * instructions of set-up: counted under QEMU, the DC ZVA loop executes about the
- * same instructions per byte as the stp q loop at 64-byte blocks (2.5 vs 3 per 64
- * bytes), so instruction counts cannot justify it; only the memory system can.
+ * blocks, 2 KiB on QEMU's max (512); A64FX (256) takes 8 x block, 2 KiB (below).
+ * Reasoning: DC ZVA zeroes a whole aligned block, so the routine first stores up
+ * to a block at each end; with n >= 4 blocks at least half of the bytes go
+ * through DC ZVA in the worst alignment.  Below that the win is a line fill
+ * avoided per block, against ~25 instructions of set-up: counted under QEMU, the
+ * DC ZVA loop executes about the same instructions per byte as the stp q loop at
+ * 64-byte blocks (2.5 vs 3 per 64 bytes), so instruction counts cannot justify it;
+ * only the memory system can.
  * Published choices for 64-byte blocks are 129 B (the current memset of ARM's
  * optimized-routines: DC ZVA past 128 bytes, for 64-byte blocks only), 256 B
  * (HotSpot's BlockZeroingLowLimit, from its DC ZVA measurements on partners'
@@ -61,6 +61,15 @@
  * hardware is available to this project to time it (QEMU counts instructions but
  * cannot time a cache-line allocation), so the figure is inherited, not measured
  * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
+ * A64FX: 8 blocks (measured, in instruction counts).  Its sve memset stores 64 bytes
+ * per instruction, and there 4 blocks (1 KiB) of zeros took 47-49 instructions
+ * through DC ZVA against 33 for the store loop and 42 for glibc 2.36's A64FX memset
+ * (which uses DC ZVA only from 8 MiB); from 1.2 KiB the DC ZVA path is at or below
+ * glibc, from 2 KiB at the store loop's count (57-59 against 57) and below it after
+ * (77-79 against 101 at 4 KiB).  On QEMU's max (512-byte blocks, the same 64-byte
+ * vectors) 4 blocks are already at or below glibc, and 8 (4 KiB) would leave 3.5-4
+ * KiB of zeros to the store loop, 99 against glibc's 98 there; so the rule is
+ * A64FX's alone.
  */
 #include "variants.h"
 
@@ -148,7 +157,8 @@ void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)
 
     fc_bytezero(d, sizeof *d);
     d->tun.zva_size = z;
-    d->tun.zva_threshold = z ? (4 * z > ZVA_FLOOR ? 4 * z : ZVA_FLOOR) : (size_t)-1;
+    unsigned blocks = is_a64fx(c) ? 8 : 4; /* see the top of the file */
+    d->tun.zva_threshold = z ? (blocks * z > ZVA_FLOOR ? blocks * z : ZVA_FLOOR) : (size_t)-1;
 
     if (c->hwcap2 & FC_A64_HWCAP2_MOPS) {
         PICK(mops);
