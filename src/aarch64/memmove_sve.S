@@ -8,18 +8,17 @@
  * Size classes (n = count, V = VL in bytes), instruction counts under QEMU at
  * 512 bits, entry to return (not time), against glibc 2.36's __memcpy_a64fx in
  * parentheses:
- *   0..2V-1    predicated: two whilelo predicates cover bytes [0, V) and [V, 2V)
- *              of the request, so every size below 2V (32 bytes at 256-bit SVE,
- *              128 at 512-bit) is one load/store pair with no size branch (the
- *              second whilelo's flags say whether its last lane is active, so not
- *              even a compare); inactive lanes are not accessed, so nothing
- *              outside the buffers is touched and n == 0 touches nothing: 9 (10)
- *   2V..4V     first and last 2 vectors: 18 (10 at n = 2V, 19 above)
+ *   0..2V      predicated: two whilelo predicates cover bytes [0, V) and [V, 2V)
+ *              of the request, so every size up to 2V (32 bytes at 256-bit SVE,
+ *              128 at 512-bit) is one load/store pair behind one compare;
+ *              inactive lanes are not accessed, so nothing outside the buffers is
+ *              touched and n == 0 touches nothing: 10 (10)
+ *   2V+1..4V   first and last 2 vectors: 18 (19)
  *   4V+1..5V-1 4 vectors and a fifth predicated by whilelo from 4V, whose flags
  *              also sort n into this class, 2V..4V (no lane) or 5V.. (last lane):
  *              18 (27).  At 512 bits this is 257..319 bytes, where the Google
  *              fleet's "A" memcpy mix puts 32% of its calls (304 bytes): 23 with
- *              a 4V..6V class of 3 + 3 vectors before, 13.4 on that mix now (14.96
+ *              a 4V..6V class of 3 + 3 vectors before, 13.9 on that mix now (14.96
  *              before, goal 15; glibc 16.9)
  *   5V..8V     first and last 4 vectors: 27 (27)
  *   > 8V       8-vector blocks in a software-pipelined loop (each register stored,
@@ -35,16 +34,13 @@
  * at 512 bits 2571 instructions per 64 KiB (glibc 2.36's A64FX copy: 2582).  No
  * alignment step: SVE loads/stores of any alignment are single instructions and
  * the A64FX is the only target where this loop is hot.
- * Not at glibc's count: n = 2V exactly (128 bytes at 512 bits), 18 against 10.
- * glibc's first class is n <= 2V, decided by a compare (cntb, cmp, b.hi, two
- * whilelo: 10 for every n <= 2V).  Ours decides n < 2V from the second
- * predicate's flags, one instruction fewer for every smaller size, but a
- * predicate cannot tell n = 2V from n > 2V (both are all lanes), so 2V needs a
- * compare on the path of every larger size: with it, 5V..8V took 28 against
- * glibc's 27 (each boundary of that class costs 2 instructions, its 16 memory
- * instructions and the 2 end pointers 19).  Taking glibc's first class instead
- * costs 10 below 2V: the fleet's "Q" mix (98% below 128 bytes) then comes to 10.3
- * against its goal of 10 (9.3 now).
+ * The first class is glibc's (n <= 2V by a compare).  Deciding n < 2V from the
+ * second predicate's flags instead saves that compare below 2V (9), but a
+ * predicate cannot tell n = 2V from n > 2V (both are all lanes), so n = 2V then
+ * went the 2V..4V way, 18 against glibc's 10, and testing it on the larger
+ * sizes' path put 5V..8V at 28 against 27.  At or below glibc at every size
+ * comes first: the fleet's "Q" mix (98% below 128 bytes) costs 10.3 this way
+ * (9.3 the other, glibc 10.4).
  */
 #include "asm.h"
 
@@ -61,9 +57,10 @@
 
 ENTRY(fc_memmove_a64_sve)
     cntb    vlen
-    whilelo p1.b, vlen, count
-    b.last  .Lmore                 /* p1's last lane active: n >= 2V */
+    cmp     count, vlen, lsl 1
+    b.hi    .Lmore                 /* n > 2V */
     whilelo p0.b, xzr, count
+    whilelo p1.b, vlen, count
     ld1b    z0.b, p0/z, [src]
     ld1b    z1.b, p1/z, [src, #1, mul vl]
     st1b    z0.b, p0, [dstin]

@@ -116,8 +116,8 @@ def impl_order(m, func, res):
 
 
 # The numeric goals: (arch, models, func, case, statistic, limit, impls); a limit
-# "glibc/4" is relative.  impls: "sel" is the selected variant called directly,
-# "dropin" the exported name as a preloading program calls it.  The GoogleA
+# "glibc", "glibc/4" or "glibc*0.75" is relative to glibc's figure.  impls: "sel"
+# is the selected variant called directly, "dropin" the exported name as a preloading program calls it.  The GoogleA
 # limits are those through the exported memcpy (sel is never above dropin).
 BOTH = ("sel", "dropin")
 GOALS = [
@@ -128,7 +128,9 @@ GOALS = [
     ("aarch64", ("cortex-a53", "cortex-a72", "neoverse-n1"), "memcpy", "GoogleQ",
      "mean", 14, BOTH),
     ("aarch64", ("max",), "memcpy", "GoogleQ", "mean", 11, BOTH),
-    ("aarch64", ("a64fx",), "memcpy", "GoogleQ", "mean", 10, BOTH),
+    # A64FX GoogleQ: at or below glibc (10.4).  It was 10 while n < 2V took 9
+    # instructions, which left n = 2V at 18 against glibc's 10 (memmove_sve.S).
+    ("aarch64", ("a64fx",), "memcpy", "GoogleQ", "mean", "glibc", BOTH),
     ("aarch64", ("cortex-a53", "cortex-a72", "neoverse-n1"), "memcpy", "64K", "max",
      6000, BOTH),
     ("riscv64", ("rv64",), "memcpy", "0", "max", 25, ("sel",)),
@@ -167,7 +169,8 @@ def print_goals(arch, runs):
                     g = res.get((func, "glibc"), {}).get(case)
                     if g is None:
                         continue
-                    lim = g[stat] / 4 if limit == "glibc/4" else g[stat] * 0.75
+                    lim = {"glibc/4": g[stat] / 4, "glibc*0.75": g[stat] * 0.75,
+                           "glibc": g[stat]}[limit]
                 v = ours[stat]
                 ok = v <= lim
                 fmt = (lambda x: f"{x:.1f}") if stat == "mean" else (lambda x: f"{x:.0f}")
