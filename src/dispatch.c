@@ -16,7 +16,7 @@
 #include "dispatch.h"
 #include "fc_tun_offsets.h" /* its static assertions: the assembly's offsets are current */
 
-struct fc_tunables fc_tun FC_HIDDEN;
+struct fc_tunables fc_tun FC_HIDDEN __attribute__((aligned(FC_TUN_ALIGN)));
 static struct fc_decision fc_dec;
 static fc_cpu_t fc_cpu;
 

@@ -71,8 +71,15 @@ struct fc_decision {
 #define FC_TUNING_MAX 16384 /* bytes read at most; a larger file is not one */
 #define FC_IDENTITY_LEN 160
 
-/* The live tunables, read by kernels. */
-extern struct fc_tunables fc_tun FC_HIDDEN;
+/* The live tunables, read by kernels.  Aligned to a power of two at least its
+ * size, so that it never crosses a 4 KiB page: the aarch64 kernels address every
+ * field from one `adrp` of fc_tun (page) plus the field's :lo12: offset.  (Not
+ * PC-relative literal loads: their +-1 MiB fails the link of a static binary with
+ * more than 1 MiB of code and constants between the kernel and .bss.) */
+#define FC_TUN_ALIGN 128
+extern struct fc_tunables fc_tun FC_HIDDEN __attribute__((aligned(FC_TUN_ALIGN)));
+_Static_assert(sizeof(struct fc_tunables) <= FC_TUN_ALIGN,
+               "struct fc_tunables must fit in FC_TUN_ALIGN bytes (one page, one adrp)");
 
 /* Freestanding string helpers, safe inside resolvers (no libc, no relocations). */
 FC_HIDDEN size_t fc_strlen(const char *s);

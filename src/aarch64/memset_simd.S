@@ -96,14 +96,14 @@ ENTRY(fc_memset_a64_simd)
 .Lgt256:
     tst     valw, 255
     b.ne    .Lstores
-    /* PC-relative literal loads (one instruction each, where adrp + ldr take
-     * two: the zero fill below the threshold was 36 against glibc's 35 at
-     * 274..319 bytes with them); fc_tun lies within their +-1 MiB in every
-     * binary fc_core is linked into, or the link fails. */
-    ldr     x10, fc_tun + FC_TUN_ZVA_THRESHOLD
+    /* fc_tun's fields from one adrp (fc_tun never crosses a page:
+     * fc_internal.h).  Not PC-relative literal loads, one instruction each but
+     * +-1 MiB: a large static binary would not link. */
+    adrp    x12, fc_tun
+    ldr     x10, [x12, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
     cmp     count, x10
     b.lo    .Lstores
-    ldr     x11, fc_tun + FC_TUN_ZVA_SIZE
+    ldr     x11, [x12, :lo12:fc_tun + FC_TUN_ZVA_SIZE]
     cmp     x11, 64
     b.eq    .Lzva64
     b       fc_a64_zero_zva_q      /* other block sizes; 0: all stores there */

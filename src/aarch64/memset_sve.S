@@ -11,12 +11,13 @@
  *   2V..4V    first and last 2 vectors: 12 (12)
  *   4V..8V    first and last 4 vectors: 18 (19)
  *   > 8V      the DC ZVA threshold first, then (at or above it) the value: below
- *             it c = 0 and c != 0 take the same 3 instructions to the stores
- *             (with the zero test first, c = 0 cost 4 more: 37 against glibc's
- *             33 at 513..640 bytes).  Stores: 8-vector blocks, the first one
- *             from dstin (no pointer copy), then the last 8 vectors from the end
- *             (n > 8V, so they are in the buffer): 11 instructions per 8V, 33 at
- *             8V+1..16V (33-42), 1421 per 64 KiB (1680).
+ *             it c = 0 and c != 0 take the same 4 instructions to the stores
+ *             (adrp, ldr, cmp, b.hs; with the zero test first, c = 0 cost 4
+ *             more: 37 against glibc's 33 at 513..640 bytes).  Stores: the first
+ *             8 vectors from dstin, and up to 16V the last 8 from the end (n > 8V,
+ *             so they are in the buffer) with no loop pointers; above 16V
+ *             8-vector blocks in a loop first: 11 instructions per 8V, 32 at
+ *             8V+1..16V (glibc 33-42), 1422 per 64 KiB (1680).
  *             Zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA over
  *             the whole blocks, the partial ones at each end covered by 4 or 8
  *             vector stores from each end (Z <= 4V, A64FX's 256 = 4 x 64; Z <= 8V,
@@ -76,15 +77,14 @@ ENTRY(fc_memset_a64_sve)
 
 .Lgt8:
     /* The threshold first, the value second: below the threshold c = 0 and
-     * c != 0 then take the same 3 instructions to the stores.  PC-relative
-     * literal loads, as in memset_simd.S (fc_tun is within +-1 MiB). */
-    ldr     x10, fc_tun + FC_TUN_ZVA_THRESHOLD
+     * c != 0 then take the same 4 instructions to the stores.  fc_tun's fields
+     * from one adrp, as in memset_simd.S (x13 keeps its page for .Lbig). */
+    adrp    x13, fc_tun
+    ldr     x10, [x13, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
     cmp     count, x10
     b.hs    .Lbig
 .Lstores:
-    addvl   dst, dstin, #8         /* the first block is stored below, from dstin */
-    addvl   lim, dstend, #-8       /* another block needed while dst < end-8V */
-    str     z0, [dstin]
+    str     z0, [dstin]            /* the first block, from dstin */
     str     z0, [dstin, #1, mul vl]
     str     z0, [dstin, #2, mul vl]
     str     z0, [dstin, #3, mul vl]
@@ -92,9 +92,11 @@ ENTRY(fc_memset_a64_sve)
     str     z0, [dstin, #5, mul vl]
     str     z0, [dstin, #6, mul vl]
     str     z0, [dstin, #7, mul vl]
-    cmp     dst, lim
-    b.hs    2f
-1:  str     z0, [dst]
+    cmp     count, vlen, lsl 4
+    b.ls    2f                     /* n <= 16V: the last 8 vectors finish it */
+    addvl   dst, dstin, #8
+    addvl   lim, dstend, #-8       /* another block needed while dst < end-8V: */
+1:  str     z0, [dst]              /* at least one, as n > 16V */
     str     z0, [dst, #1, mul vl]
     str     z0, [dst, #2, mul vl]
     str     z0, [dst, #3, mul vl]
@@ -118,7 +120,7 @@ ENTRY(fc_memset_a64_sve)
 .Lbig:
     tst     valw, 255
     b.ne    .Lstores
-    ldr     zsize, fc_tun + FC_TUN_ZVA_SIZE
+    ldr     zsize, [x13, :lo12:fc_tun + FC_TUN_ZVA_SIZE]
     /* Zero with DC ZVA: blocks of Z bytes at a = dstin rounded up to Z, up to e =
      * dstend rounded down; the vector stores from each end cover [dstin, a) and
      * [e, dstend), each shorter than Z.  Z = 0 (DC ZVA prohibited, threshold
