@@ -64,4 +64,28 @@
 #define FC_MEMMOVE_VARIANTS(X) FC_VT_COPY(FC_VARIANT_TABLE, X)
 #define FC_MEMSET_VARIANTS(X) FC_VT_SET(FC_VARIANT_TABLE, X)
 
+/* The functions every port defines (docs/porting.md), declared once for prefix P
+ * (fc_x86, fc_a64, fc_rv, fc_unported) and CPU-facts type CPU, and the fc_arch_*
+ * names dispatch.c, info.c and exports.c call them by, bound to the prefix that
+ * arch.h names FC_ARCH_PREFIX. */
+#define FC_ARCH_DECLARE(P, CPU)                                                   \
+    FC_HIDDEN void P##_probe(CPU *c, uint64_t a0, const void *a1);                \
+    FC_HIDDEN void P##_policy(const CPU *c, struct fc_decision *d);               \
+    FC_HIDDEN int P##_usable(const CPU *c, int func, unsigned idx);               \
+    FC_HIDDEN unsigned P##_variant_count(int func);                               \
+    FC_HIDDEN const char *P##_variant_name(int func, unsigned idx);               \
+    FC_HIDDEN int P##_variant_index(int func, const char *name);                  \
+    /* One line per fact into buf (fastcopy-info). */                             \
+    FC_HIDDEN void P##_describe(const CPU *c, char *buf, size_t cap);             \
+    /* The CPU a tuning file was measured on, as its first line names it. */      \
+    FC_HIDDEN void P##_identity(const CPU *c, char *buf, size_t cap);
+#define fc_arch_probe FC_VT_CAT(FC_ARCH_PREFIX, _probe)
+#define fc_arch_policy FC_VT_CAT(FC_ARCH_PREFIX, _policy)
+#define fc_arch_usable FC_VT_CAT(FC_ARCH_PREFIX, _usable)
+#define fc_arch_variant_count FC_VT_CAT(FC_ARCH_PREFIX, _variant_count)
+#define fc_arch_variant_name FC_VT_CAT(FC_ARCH_PREFIX, _variant_name)
+#define fc_arch_variant_index FC_VT_CAT(FC_ARCH_PREFIX, _variant_index)
+#define fc_arch_describe FC_VT_CAT(FC_ARCH_PREFIX, _describe)
+#define fc_arch_identity FC_VT_CAT(FC_ARCH_PREFIX, _identity)
+
 #endif

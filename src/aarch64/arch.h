@@ -7,15 +7,8 @@
 #define FC_ARCH_NAME "aarch64"
 #define FC_HAVE_IFUNC 1
 typedef struct fc_a64_cpu fc_cpu_t;
+#define FC_ARCH_PREFIX fc_a64
 #define FC_VARIANT_TABLE FC_A64_VARIANTS
-#define fc_arch_probe fc_a64_probe
-#define fc_arch_policy fc_a64_policy
-#define fc_arch_usable fc_a64_usable
-#define fc_arch_variant_count fc_a64_variant_count
-#define fc_arch_variant_name fc_a64_variant_name
-#define fc_arch_variant_index fc_a64_variant_index
-#define fc_arch_describe fc_a64_describe
-#define fc_arch_identity fc_a64_identity
 
 #ifdef FC_NO_IFUNC
 #include "../rawsys.h"

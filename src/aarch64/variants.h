@@ -61,15 +61,9 @@ struct fc_a64_ifunc_arg {
     unsigned long hwcap2;
 };
 
-FC_HIDDEN void fc_a64_probe(struct fc_a64_cpu *c, uint64_t a0, const void *a1);
-FC_HIDDEN void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d);
-FC_HIDDEN int fc_a64_usable(const struct fc_a64_cpu *c, int func, unsigned idx);
-FC_HIDDEN unsigned fc_a64_variant_count(int func);
-FC_HIDDEN const char *fc_a64_variant_name(int func, unsigned idx);
-FC_HIDDEN int fc_a64_variant_index(int func, const char *name);
-/* The CPU a tuning file was measured on: "aarch64 MIDR 0x410fd034, DCZID 0x4". */
-FC_HIDDEN void fc_a64_identity(const struct fc_a64_cpu *c, char *buf, size_t cap);
-FC_HIDDEN void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap);
+/* fc_a64_probe, _policy, _usable, ... (variant_table.h); fc_a64_identity says
+ * "aarch64 MIDR 0x410fd034, DCZID 0x4". */
+FC_ARCH_DECLARE(fc_a64, struct fc_a64_cpu)
 /* The core name the policy uses ("Cortex-A53", "A64FX", ...) from MIDR. */
 FC_HIDDEN const char *fc_a64_core(const struct fc_a64_cpu *c);
 /* 1 when this kernel keeps the SVE register state across system calls (Linux

@@ -6,15 +6,8 @@
 #define FC_ARCH_NAME "riscv64"
 #define FC_HAVE_IFUNC 1
 typedef struct fc_rv_cpu fc_cpu_t;
+#define FC_ARCH_PREFIX fc_rv
 #define FC_VARIANT_TABLE FC_RV_VARIANTS
-#define fc_arch_probe fc_rv_probe
-#define fc_arch_policy fc_rv_policy
-#define fc_arch_usable fc_rv_usable
-#define fc_arch_variant_count fc_rv_variant_count
-#define fc_arch_variant_name fc_rv_variant_name
-#define fc_arch_variant_index fc_rv_variant_index
-#define fc_arch_describe fc_rv_describe
-#define fc_arch_identity fc_rv_identity
 
 #include <sys/auxv.h>
 

@@ -62,17 +62,10 @@ struct fc_rv_cpu {
     uint64_t mvendorid, marchid, mimpid;  /* from hwprobe, for fastcopy-info */
 };
 
-FC_HIDDEN void fc_rv_probe(struct fc_rv_cpu *c, uint64_t a0, const void *a1);
-/* The CPU a tuning file was measured on: "riscv64 mvendorid 0x0, marchid 0x0,
- * mimpid 0x0, VLEN 128" (hwprobe ids; 0 where the kernel has no hwprobe). */
-FC_HIDDEN void fc_rv_identity(const struct fc_rv_cpu *c, char *buf, size_t cap);
-FC_HIDDEN void fc_rv_policy(const struct fc_rv_cpu *c, struct fc_decision *d);
-FC_HIDDEN int fc_rv_usable(const struct fc_rv_cpu *c, int func, unsigned idx);
-FC_HIDDEN unsigned fc_rv_variant_count(int func);
-FC_HIDDEN const char *fc_rv_variant_name(int func, unsigned idx);
-FC_HIDDEN int fc_rv_variant_index(int func, const char *name);
-/* One line per fact into buf (for fastcopy-info). */
-FC_HIDDEN void fc_rv_describe(const struct fc_rv_cpu *c, char *buf, size_t cap);
+/* fc_rv_probe, _policy, _usable, ... (variant_table.h); fc_rv_identity says
+ * "riscv64 mvendorid 0x0, marchid 0x0, mimpid 0x0, VLEN 128" (hwprobe ids; 0
+ * where the kernel has no hwprobe). */
+FC_ARCH_DECLARE(fc_rv, struct fc_rv_cpu)
 /* 1 when V may be used: HWCAP has V and prctl does not say OFF. */
 FC_HIDDEN int fc_rv_v_usable(const struct fc_rv_cpu *c);
 

@@ -6,15 +6,8 @@
 #define FC_ARCH_NAME "x86_64"
 #define FC_HAVE_IFUNC 1
 typedef struct fc_x86_cpu fc_cpu_t;
+#define FC_ARCH_PREFIX fc_x86
 #define FC_VARIANT_TABLE FC_X86_VARIANTS
-#define fc_arch_probe fc_x86_probe
-#define fc_arch_policy fc_x86_policy
-#define fc_arch_usable fc_x86_usable
-#define fc_arch_variant_count fc_x86_variant_count
-#define fc_arch_variant_name fc_x86_variant_name
-#define fc_arch_variant_index fc_x86_variant_index
-#define fc_arch_describe fc_x86_describe
-#define fc_arch_identity fc_x86_identity
 
 /* The resolver's arguments when called outside a resolver (x86: none used). */
 static inline void fc_arch_runtime_args(uint64_t *a0, const void **a1)

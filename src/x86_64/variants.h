@@ -52,16 +52,8 @@ struct fc_x86_cpu {
     unsigned l3_sharing;        /* logical CPUs sharing the L3 (0 = not reported) */
 };
 
-FC_HIDDEN void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1);
-FC_HIDDEN void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d);
-FC_HIDDEN int fc_x86_usable(const struct fc_x86_cpu *c, int func, unsigned idx);
-FC_HIDDEN unsigned fc_x86_variant_count(int func);
-FC_HIDDEN const char *fc_x86_variant_name(int func, unsigned idx);
-FC_HIDDEN int fc_x86_variant_index(int func, const char *name);
-/* One line per fact into buf (for fastcopy-info). */
-FC_HIDDEN void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap);
-/* The CPU a tuning file was measured on, as its first line names it. */
-FC_HIDDEN void fc_x86_identity(const struct fc_x86_cpu *c, char *buf, size_t cap);
+/* fc_x86_probe, _policy, _usable, ... (variant_table.h) */
+FC_ARCH_DECLARE(fc_x86, struct fc_x86_cpu)
 /* The microarchitecture name the policy uses ("Zen 4", "Intel", ...). */
 FC_HIDDEN const char *fc_x86_uarch(const struct fc_x86_cpu *c);
 
