@@ -29,24 +29,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 builddir=${1:-build-aarch64-musl}
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-missing=
-for p in gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user pkg-config meson \
-         ninja-build musl-dev:arm64 musl:arm64; do
-  installed "$p" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    $SUDO dpkg --add-architecture arm64
-  fi
-  echo "test-aarch64-musl: installing$missing"
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends $missing
-fi
+. cross/install-arm64.sh
+install_arm64 test-aarch64-musl gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-user pkg-config meson \
+  ninja-build musl-dev:arm64 musl:arm64
 
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup --cross-file cross/aarch64-linux-musl.ini -Dwerror=true "$builddir"

@@ -23,24 +23,9 @@
 set -eu
 cd "$(dirname "$0")/.."
 builddir=${1:-build-aarch64}
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-missing=
-for p in gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config meson ninja-build \
-         libcmocka-dev:arm64 libbenchmark-dev:arm64; do
-  installed "$p" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-    $SUDO dpkg --add-architecture arm64
-  fi
-  echo "test-aarch64: installing$missing"
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends $missing
-fi
+. cross/install-arm64.sh
+install_arm64 test-aarch64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config meson \
+  ninja-build libcmocka-dev:arm64 libbenchmark-dev:arm64
 
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true "$builddir"
