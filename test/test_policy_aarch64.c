@@ -9,13 +9,10 @@
 
 #include "aarch64/variants.h"
 
-#define COVER_CPU struct fc_a64_cpu
-#define COVER_USABLE fc_a64_usable
-#define COVER_COUNT fc_a64_variant_count
-#define COVER_NAME fc_a64_variant_name
-#define COVER_COPY_COUNT FC_A64_COPY_COUNT
-#define COVER_SET_COUNT FC_A64_SET_COUNT
-#include "policy_coverage.h"
+#define POLICY_P fc_a64
+#define POLICY_CPU struct fc_a64_cpu
+#define POLICY_E FC_A64_
+#include "policy_test.h"
 
 #define BASE (FC_A64_HWCAP_FP | FC_A64_HWCAP_ASIMD | FC_A64_HWCAP_CPUID)
 #define SVE (BASE | FC_A64_HWCAP_SVE)
@@ -41,37 +38,6 @@ static struct fc_a64_cpu cpu(uint64_t hwcap, uint64_t hwcap2, uint32_t midr, uin
     c.sve_vl = sve_vl;
     c.kver = kver;
     return c;
-}
-
-static struct fc_decision decide(struct fc_a64_cpu c)
-{
-    struct fc_decision d;
-    memset(&d, 0xcc, sizeof d);
-    cover(&c);
-    fc_a64_policy(&c, &d);
-    for (int f = 0; f < FC_NFUNCS; f++) /* the selection is always usable */
-        assert_true(fc_a64_usable(&c, f, d.sel[f]));
-    return d;
-}
-
-static const char *sel(const struct fc_decision *d, int f)
-{
-    return fc_a64_variant_name(f, d->sel[f]);
-}
-
-static void expect_all(const struct fc_decision *d, const char *name)
-{
-    for (int f = 0; f < FC_NFUNCS; f++) {
-        assert_string_equal(sel(d, f), name);
-        assert_true(strlen(d->why[f]) > 10);
-    }
-}
-
-static int usable(const struct fc_a64_cpu *c, int f, const char *name)
-{
-    int i = fc_a64_variant_index(f, name);
-    assert_true(i >= 0);
-    return fc_a64_usable(c, f, (unsigned)i);
 }
 
 static void expect_zva(const struct fc_decision *d, size_t size, size_t threshold)

@@ -11,13 +11,10 @@
 
 #include "riscv64/variants.h"
 
-#define COVER_CPU struct fc_rv_cpu
-#define COVER_USABLE fc_rv_usable
-#define COVER_COUNT fc_rv_variant_count
-#define COVER_NAME fc_rv_variant_name
-#define COVER_COPY_COUNT FC_RV_COPY_COUNT
-#define COVER_SET_COUNT FC_RV_SET_COUNT
-#include "policy_coverage.h"
+#define POLICY_P fc_rv
+#define POLICY_CPU struct fc_rv_cpu
+#define POLICY_E FC_RV_
+#include "policy_test.h"
 
 #define IMAFDC ((1ull << ('I' - 'A')) | (1ull << ('M' - 'A')) | (1ull << ('A' - 'A')) | \
                 (1ull << ('F' - 'A')) | (1ull << ('D' - 'A')) | (1ull << ('C' - 'A')))
@@ -40,37 +37,11 @@ static struct fc_rv_cpu with_hwprobe(struct fc_rv_cpu c, unsigned misaligned)
     return c;
 }
 
-static struct fc_decision decide(struct fc_rv_cpu c)
-{
-    struct fc_decision d;
-    memset(&d, 0xcc, sizeof d);
-    cover(&c);
-    fc_rv_policy(&c, &d);
-    /* The selected variant must always be usable on the CPU it was chosen for. */
-    for (int f = 0; f < FC_NFUNCS; f++) {
-        assert_true(fc_rv_usable(&c, f, d.sel[f]));
-        assert_true(strlen(d.why[f]) > 10);
-    }
-    return d;
-}
-
-static const char *sel(const struct fc_decision *d, int f)
-{
-    return fc_rv_variant_name(f, d->sel[f]);
-}
-
 static void expect(const struct fc_decision *d, const char *copy, const char *set)
 {
     assert_string_equal(sel(d, FC_MEMCPY), copy);
     assert_string_equal(sel(d, FC_MEMMOVE), copy);
     assert_string_equal(sel(d, FC_MEMSET), set);
-}
-
-static int usable(const struct fc_rv_cpu *c, int f, const char *name)
-{
-    int i = fc_rv_variant_index(f, name);
-    assert_true(i >= 0);
-    return fc_rv_usable(c, f, (unsigned)i);
 }
 
 /* QEMU 7.2 -cpu rv64: IMAFDC, no V, no hwprobe. */
