@@ -1837,6 +1837,23 @@ double fcb_run(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
     return fcb_now_ns() - t0;
 }
 
+/* One timed loop: CALL on the next op each iteration, wrapping at the end of the
+ * sequence.  FCB_READBACK_LOOP's CALL writes n bytes at p, and the loop then reads
+ * the last of them (mixread: a consumer of the result), into fcb_sink. */
+#define FCB_LOOP(CALL)                                                                 \
+    for (uint64_t k = 0; k < iters; k++) {                                           \
+        CALL;                                                                        \
+        if (++j == nops)                                                             \
+            j = 0;                                                                   \
+    }
+#define FCB_READBACK_LOOP(CALL)                                                        \
+    do {                                                                             \
+        unsigned acc = 0;                                                            \
+        FCB_LOOP(unsigned char *p = d + ops[j].doff; size_t n = ops[j].n; CALL;      \
+                 acc += p[n ? n - 1 : 0])                                            \
+        fcb_sink = acc;                                                              \
+    } while (0)
+
 void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
 {
     struct fcb_case *c = &st->cases[it->c];
@@ -1847,64 +1864,28 @@ void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
     switch (im->kind) {
     case FCB_K_COPY: {
         copy_fn fn = (copy_fn)im->fn;
-        if (c->readback) {
-            unsigned acc = 0;
-            for (uint64_t k = 0; k < iters; k++) {
-                unsigned char *p = d + ops[j].doff;
-                size_t n = ops[j].n;
-                fn(p, s + ops[j].soff, n);
-                acc += p[n ? n - 1 : 0];
-                if (++j == nops)
-                    j = 0;
-            }
-            fcb_sink = acc;
-            break;
-        }
-        for (uint64_t k = 0; k < iters; k++) {
-            fn(d + ops[j].doff, s + ops[j].soff, ops[j].n);
-            if (++j == nops)
-                j = 0;
-        }
+        if (c->readback)
+            FCB_READBACK_LOOP(fn(p, s + ops[j].soff, n));
+        else
+            FCB_LOOP(fn(d + ops[j].doff, s + ops[j].soff, ops[j].n))
         break;
     }
     case FCB_K_SET: {
         set_fn fn = (set_fn)im->fn;
-        if (c->readback) {
-            unsigned acc = 0;
-            for (uint64_t k = 0; k < iters; k++) {
-                unsigned char *p = d + ops[j].doff;
-                size_t n = ops[j].n;
-                fn(p, 0, n);
-                acc += p[n ? n - 1 : 0];
-                if (++j == nops)
-                    j = 0;
-            }
-            fcb_sink = acc;
-            break;
-        }
-        for (uint64_t k = 0; k < iters; k++) {
-            fn(d + ops[j].doff, 0, ops[j].n);
-            if (++j == nops)
-                j = 0;
-        }
+        if (c->readback)
+            FCB_READBACK_LOOP(fn(p, 0, n));
+        else
+            FCB_LOOP(fn(d + ops[j].doff, 0, ops[j].n))
         break;
     }
     case FCB_K_COPY_USER: {
         copy_user_fn fn = (copy_user_fn)im->fn;
-        for (uint64_t k = 0; k < iters; k++) {
-            fn(d + ops[j].doff, s + ops[j].soff, ops[j].n);
-            if (++j == nops)
-                j = 0;
-        }
+        FCB_LOOP(fn(d + ops[j].doff, s + ops[j].soff, ops[j].n))
         break;
     }
     case FCB_K_CLEAR_USER: {
         clear_user_fn fn = (clear_user_fn)im->fn;
-        for (uint64_t k = 0; k < iters; k++) {
-            fn(d + ops[j].doff, ops[j].n);
-            if (++j == nops)
-                j = 0;
-        }
+        FCB_LOOP(fn(d + ops[j].doff, ops[j].n))
         break;
     }
     }
