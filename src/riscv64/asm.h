@@ -2,9 +2,9 @@
  * Every kernel is hidden: reached only through the IFUNC resolvers and the
  * variant table, never through the PLT.  Each carries call-frame information, so
  * debuggers, profilers and crash reporters unwind through it: the CFA is sp at
- * entry, and a kernel that moves sp says so (.cfi_adjust_cfa_offset, as
- * memmove_word.S does around its spills).  Including this header also gives the
- * file its notes (../fc_asm.h). */
+ * entry, and a kernel that moves sp must say so (.cfi_adjust_cfa_offset; none
+ * does: every kernel works in the argument and temporary registers).  Including
+ * this header also gives the file its notes (../fc_asm.h). */
 #ifndef FC_RV_ASM_H
 #define FC_RV_ASM_H
 #include "../fc_asm.h"
