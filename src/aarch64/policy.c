@@ -215,18 +215,14 @@ void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap)
             fc_strcat(buf, cap, " ");
             fc_strcat(buf, cap, caps2[i].name);
         }
-    fc_strcat(buf, cap, "\nDCZID_EL0: block ");
-    fc_strcat_size(buf, cap, 4u << FC_A64_DCZID_BS(c->dczid));
+    fc_strcat_num(buf, cap, "\nDCZID_EL0: block ", 4u << FC_A64_DCZID_BS(c->dczid), 0);
     fc_strcat(buf, cap, (c->dczid & FC_A64_DCZID_DZP) ? " bytes, DZP set (DC ZVA prohibited)"
                                                         : " bytes, DC ZVA allowed");
-    fc_strcat(buf, cap, "\nSVE vector length: ");
-    fc_strcat_size(buf, cap, c->sve_vl);
+    fc_strcat_num(buf, cap, "\nSVE vector length: ", c->sve_vl, 0);
     fc_strcat(buf, cap, " bytes");
     if (c->kver) {
-        fc_strcat(buf, cap, "\nkernel: ");
-        fc_strcat_size(buf, cap, c->kver >> 16);
-        fc_strcat(buf, cap, ".");
-        fc_strcat_size(buf, cap, (c->kver >> 8) & 255);
+        fc_strcat_num(buf, cap, "\nkernel: ", c->kver >> 16, 0);
+        fc_strcat_num(buf, cap, ".", (c->kver >> 8) & 255, 0);
         fc_strcat(buf, cap, fc_a64_kernel_keeps_sve(c->kver) ? " (keeps SVE state across syscalls)"
                                                                : " (drops SVE state at syscalls)");
     }

@@ -8,7 +8,7 @@
  *   c & 0xff != 0, or n < 2B:  the word memset (fc_memset_rv_word)
  *   otherwise: aligned 1/2/4-byte then 8-byte zero stores up to a B boundary,
  *   one cbo.zero per whole block, and the word memset's aligned tail code
- *   (fc_rv_memset_aligned) for the rest.
+ *   (fc_memset_rv_aligned) for the rest.
  * QEMU 7.2 has no Zicboz: this file is built, its selection is policy-tested, and
  * the variant test skips it there (not usable). */
 #include "asm.h"
@@ -54,7 +54,7 @@ FC_ENTRY(fc_memset_rv_cboz)
     add     a3, a3, t1
     bltu    a3, t0, 6b
     and     a2, a2, t2
-    tail    fc_rv_memset_aligned
+    tail    fc_memset_rv_aligned
 9:  tail    fc_memset_rv_word
 FC_END(fc_memset_rv_cboz)
     .option pop

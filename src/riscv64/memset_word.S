@@ -17,7 +17,7 @@
  *                 stores is the floor for 64 KiB); of the 65..255 bytes left,
  *                 (left - 1) & -64 through a computed jump into a run of 24 sd
  *                 (8 instructions of entry, 1 per word), then a slot.
- * fc_rv_memset_aligned is the aligned part: a3 = 8-aligned cursor, a1 = the
+ * fc_memset_rv_aligned is the aligned part: a3 = 8-aligned cursor, a1 = the
  * replicated word, a2 = bytes left (memset_cboz.S ends there).
  * Computed jumps use PC-relative addresses (auipc with %pcrel_lo: no relocation,
  * no table); .option norvc/norelax keep the slots at fixed sizes.
@@ -46,9 +46,9 @@ FC_ENTRY(fc_memset_rv_word)
     andi    t1, a0, 7
     bnez    t1, .Lhead
     mv      a3, a0
-    .globl  fc_rv_memset_aligned
-    .hidden fc_rv_memset_aligned
-fc_rv_memset_aligned:
+    .globl  fc_memset_rv_aligned
+    .hidden fc_memset_rv_aligned
+fc_memset_rv_aligned:
     sltiu   t0, a2, 65
     beqz    t0, .Lgt64
 .Lslot:
@@ -132,7 +132,7 @@ fc_rv_memset_aligned:
     .endif
     addi    a3, a0, 8 - (\j)
     addi    a2, a2, (\j) - 8
-    j       fc_rv_memset_aligned
+    j       fc_memset_rv_aligned
     .endm
     .balign 32
 .Lheads:

@@ -118,8 +118,7 @@ void fc_rv_describe(const struct fc_rv_cpu *c, char *buf, size_t cap)
                         : c->v_ctrl == FC_RV_VCTRL_NONE ? "usable (no prctl control)"
                                                         : "usable (prctl: on)");
     if (c->vlenb) {
-        fc_strcat(buf, cap, ", VLEN ");
-        fc_strcat_size(buf, cap, c->vlenb * 8);
+        fc_strcat_num(buf, cap, ", VLEN ", c->vlenb * 8, 0);
         fc_strcat(buf, cap, " bits");
     }
     fc_strcat(buf, cap, "\nhwprobe: ");
@@ -127,18 +126,14 @@ void fc_rv_describe(const struct fc_rv_cpu *c, char *buf, size_t cap)
         fc_strcat(buf, cap, "unavailable (ENOSYS)\n");
         return;
     }
-    fc_strcat(buf, cap, "mvendorid ");
-    fc_strcat_size(buf, cap, c->mvendorid);
-    fc_strcat(buf, cap, " marchid ");
-    fc_strcat_size(buf, cap, c->marchid);
-    fc_strcat(buf, cap, " mimpid ");
-    fc_strcat_size(buf, cap, c->mimpid);
+    fc_strcat_num(buf, cap, "mvendorid ", c->mvendorid, 0);
+    fc_strcat_num(buf, cap, " marchid ", c->marchid, 0);
+    fc_strcat_num(buf, cap, " mimpid ", c->mimpid, 0);
     fc_strcat(buf, cap, "\nmisaligned scalar access: ");
     fc_strcat(buf, cap, misaligned_name(c->misaligned));
     fc_strcat(buf, cap, "\nZicboz: ");
     if (c->zicboz) {
-        fc_strcat(buf, cap, "yes, block ");
-        fc_strcat_size(buf, cap, c->zicboz_block);
+        fc_strcat_num(buf, cap, "yes, block ", c->zicboz_block, 0);
         fc_strcat(buf, cap, " bytes\n");
     } else {
         fc_strcat(buf, cap, "no\n");
