@@ -153,6 +153,23 @@ struct fc_settings {
 };
 
 /* "libfastcopy: tuning file PATH line N: " */
+/* Why variant index i (fc_arch_variant_index's answer) cannot be used for
+ * function f: unknown (listing the known names) or not usable on this CPU.  One
+ * wording for the environment and the tuning file. */
+static void line_add_bad_variant(struct fc_line *l, int f, int i)
+{
+    if (i >= 0) {
+        line_add(l, "variant not usable on this CPU");
+        return;
+    }
+    line_add(l, "unknown variant (known:");
+    for (unsigned k = 0; k < fc_arch_variant_count(f); k++) {
+        line_add(l, " ");
+        line_add(l, fc_arch_variant_name(f, k));
+    }
+    line_add(l, ")");
+}
+
 static void file_line_start(struct fc_line *l, const struct fc_settings *s)
 {
     l->buf[0] = 0;
@@ -205,16 +222,7 @@ static void apply_variant_env(struct fc_settings *s, int f, const char *key, con
         return;
     }
     line_start(&l, key, val);
-    if (i < 0) {
-        line_add(&l, "unknown variant (known:");
-        for (unsigned k = 0; k < fc_arch_variant_count(f); k++) {
-            line_add(&l, " ");
-            line_add(&l, fc_arch_variant_name(f, k));
-        }
-        line_add(&l, ")");
-    } else {
-        line_add(&l, "variant not usable on this CPU");
-    }
+    line_add_bad_variant(&l, f, i);
     line_add(&l, "; keeping ");
     line_add(&l, fc_arch_variant_name(f, d->sel[f]));
     line_emit(&l);
@@ -506,16 +514,8 @@ static void file_setting(struct fc_settings *s, char *line)
                 line_add(&l, key);
                 line_add(&l, " = ");
                 line_add(&l, val);
-                if (i < 0) {
-                    line_add(&l, ": unknown variant (known:");
-                    for (unsigned k = 0; k < fc_arch_variant_count(f); k++) {
-                        line_add(&l, " ");
-                        line_add(&l, fc_arch_variant_name(f, k));
-                    }
-                    line_add(&l, ")");
-                } else {
-                    line_add(&l, ": variant not usable on this CPU");
-                }
+                line_add(&l, ": ");
+                line_add_bad_variant(&l, f, i);
                 line_add(&l, "; skipped");
                 line_emit(&l);
                 return;
