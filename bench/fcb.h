@@ -228,6 +228,9 @@ enum fcb_target_kind {
     FCB_T_GEO_RATIO,    /* geometric mean over the cases of that ratio <= limit */
     FCB_T_ABS_NS,       /* median(impl) <= limit ns, in every case */
     FCB_T_MIN_GBPS,     /* bytes per call / median(impl) >= limit GB/s, in every case */
+    FCB_T_FLOOR_RATIO,  /* (median(impl) - median(empty)) / (median(base) -
+                           median(empty)) <= limit, in every case: the time each
+                           function takes above the empty-call floor */
     /* Against the best peer: per case, the fastest (lowest median) of libc and the
      * --with libraries.  base is ignored. */
     FCB_T_PEER_RATIO,   /* median(impl) / median(best peer) <= limit, in every case */

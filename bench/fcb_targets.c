@@ -48,5 +48,25 @@ const struct fcb_target fcb_targets[] = {
      "dropin", "libc", FCB_T_LIMIT_FRAC, 0.95,
      "L1/L2/L3/DRAM working sets >= 95% of the limit measured in this run"},
 #endif
+#if defined(__linux__) && !defined(__GLIBC__)
+    /* Built against musl (a Linux C library without __GLIBC__: the only other one
+     * this project builds with), "libc" is musl's functions.  The musl issue's
+     * targets: every fleet mix (all three regimes) at least 2x musl's speed for
+     * memcpy and memmove and 1.5x for memset, in time per call; and, for memset,
+     * the same 1.5x in the time above the empty-call floor (the harness's own
+     * cost per call, the same for both: on the 512-call memset replays it is a
+     * third of musl's time, so that even an empty function is only ~2.8x musl
+     * there; docs/musl.md).  "No cell slower than musl beyond noise" is the
+     * x86-peer-* rows above: with no --with, musl is the only peer. */
+    {"musl-mix-memcpy", "musl issue", "memcpy/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO, 0.5,
+     "memcpy mixes: time <= 0.5x musl's (2x its speed)"},
+    {"musl-mix-memmove", "musl issue", "memmove/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO, 0.5,
+     "memmove mixes: time <= 0.5x musl's (2x its speed)"},
+    {"musl-mix-memset", "musl issue", "memset/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO,
+     1 / 1.5, "memset mixes: time <= 0.667x musl's (1.5x its speed)"},
+    {"musl-mix-memset-floor", "musl issue", "memset/mix/*", 0, 0, "dropin", "libc",
+     FCB_T_FLOOR_RATIO, 1 / 1.5,
+     "memset mixes: time above the call floor <= 0.667x musl's (1.5x its speed)"},
+#endif
 };
 const size_t fcb_ntargets = sizeof fcb_targets / sizeof fcb_targets[0];

@@ -577,6 +577,7 @@ static int eval_targets(FILE *f, int all)
         /* worst = the largest value, or the smallest for a GB/s floor */
         int floor = tg->kind == FCB_T_MIN_GBPS || tg->kind == FCB_T_LIMIT_FRAC;
         int peer = tg->kind == FCB_T_PEER_RATIO || tg->kind == FCB_T_PEER_FLOOR;
+        int above = tg->kind == FCB_T_PEER_FLOOR || tg->kind == FCB_T_FLOOR_RATIO;
         double logsum = 0, worst = floor ? INFINITY : -INFINITY;
         int n = 0, nproven = 0; /* cases whose excess over the limit is proven */
         for (int c = 0; c < st.ncases; c++) {
@@ -585,10 +586,10 @@ static int eval_targets(FILE *f, int all)
             int a = find_item(c, tg->impl), b = peer ? best_peer(c) : find_item(c, tg->base);
             if (a < 0 && !strcmp(tg->impl, "dropin")) /* a static fcbench has no dropin */
                 a = find_item(c, "auto");
-            int e = tg->kind == FCB_T_PEER_FLOOR ? find_item(c, "empty") : -1;
+            int e = above ? find_item(c, "empty") : -1;
             double lim = tg->kind == FCB_T_LIMIT_FRAC ? machine_limit_ns(c) : NAN;
             if (a < 0 || (tg->kind != FCB_T_ABS_NS && !floor && b < 0) ||
-                (tg->kind == FCB_T_PEER_FLOOR && e < 0) ||
+                (above && e < 0) ||
                 (tg->kind == FCB_T_LIMIT_FRAC && !(lim > 0)))
                 continue;
             double ma = res[a].s.median, mb = b >= 0 ? res[b].s.median : NAN, v;
@@ -603,12 +604,14 @@ static int eval_targets(FILE *f, int all)
                          : tg->kind == FCB_T_ABS_NS ? res[a].s.min > tg->limit
                          : tg->kind == FCB_T_LIMIT_FRAC ? lim / res[a].s.min < tg->limit
                          : floor ? bytes / res[a].s.min < tg->limit /* even the fastest sample */
-                         : tg->kind == FCB_T_PEER_FLOOR ? lo > (tg->limit - 1) * (mb - me)
+                         : above ? lo > (tg->limit - 1) * (mb - me)
                                  : lo > (tg->limit - 1) * mb;
             switch (tg->kind) {
             case FCB_T_DIFF_NS: v = ma - mb; break;
             case FCB_T_RATIO: case FCB_T_PEER_RATIO: v = ma / mb; break;
-            case FCB_T_PEER_FLOOR: v = mb - me > 0 ? (ma - me) / (mb - me) : INFINITY; break;
+            case FCB_T_PEER_FLOOR: case FCB_T_FLOOR_RATIO:
+                v = mb - me > 0 ? (ma - me) / (mb - me) : INFINITY;
+                break;
             case FCB_T_GEO_RATIO: v = ma / mb; logsum += log(v); break;
             case FCB_T_MIN_GBPS: v = bytes / ma; break;
             case FCB_T_LIMIT_FRAC: v = lim / ma; break;

@@ -83,6 +83,31 @@ grep -q '^memcpy,sizes,memcpy/sizes/16,16,0,auto,auto,' "$tmp/o.csv" && [ "$(gre
   && grep -q '"libfastcopy": "' "$tmp/o.json" && grep -q '"case": "memset/sizes/64"' "$tmp/o.json" && ok \
   || bad "tiny run: want 4 CSV rows (libc and auto on 2 cases) and the JSON: $(cat "$tmp/o.csv")"
 
+# --targets: the floor-ratio rows print the number the CSV's medians give,
+# (ours - empty) / (libc - empty), and the run exits 0 (all pass) or 3 (one fails).
+# x86_64 has the peer-floor row, a musl build the musl issue's rows (the
+# architecture and C library are read from fcbench's own header line).
+c=memset/mix/MemsetGoogleB
+${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --case "$c" >"$tmp/l.out" 2>&1
+rows=
+grep -q '^# fcbench .*, x86_64, ' "$tmp/l.out" && rows=x86-mix-memset-floor
+grep -q '^# fcbench .*, musl, ' "$tmp/l.out" && rows="$rows musl-mix-memset-floor"
+if [ -n "$rows" ]; then
+  ${MESON_EXE_WRAPPER:-} "$fcb" --targets --quick --group mix --case "$c" --no-progress \
+    --csv "$tmp/t.csv" >"$tmp/t.out" 2>"$tmp/err"
+  rc=$?
+  { [ "$rc" -eq 0 ] || [ "$rc" -eq 3 ]; } && ok || bad "--targets: exit $rc: $(cat "$tmp/err")"
+fi
+want=$(awk -F, -v c="$c" '$3 == c { m[$6] = $11 }
+  END { a = ("dropin" in m) ? m["dropin"] : m["auto"]; if (m["libc"] > m["empty"]) printf "%.3f", (a - m["empty"]) / (m["libc"] - m["empty"]) }' "$tmp/t.csv" 2>/dev/null)
+for r in $rows; do
+  got=$(sed -n "s#^\(PASS\|FAIL\) $r .*: worst \([0-9.]*\) at $c.*#\2#p" "$tmp/t.out")
+  [ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "--targets $r: worst '$got', want $want from the CSV: $(grep -- "$r" "$tmp/t.out")"
+done
+if grep -q '^# fcbench .*, musl, ' "$tmp/l.out"; then
+  grep -Eq '^(PASS|FAIL) musl-mix-memset +memset mixes' "$tmp/t.out" && ok || bad "--targets: no musl-mix-memset row"
+fi
+
 if [ -n "$gb" ]; then
   v=$(${MESON_EXE_WRAPPER:-} "$gb" --version) && [ "$(echo "$v" | wc -l)" -eq 1 ] && ok || bad "fcbench-gbench --version: $v"
   out=$(${MESON_EXE_WRAPPER:-} "$gb" --quick --case memcpy/sizes/16 --impl auto --benchmark_min_time=0.001 2>&1) \
