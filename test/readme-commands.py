@@ -16,6 +16,15 @@ SKIP = {
     './run test': 'CI runs it (.ci/run)',
     'meson setup build': 'the build this test runs in was set up so',
     'sudo ldconfig': 'system state; nothing to do for a staged install',
+    # the "On Alpine / musl" section: the musl build and its checks
+    'meson setup build-musl --native-file cross/musl-gcc.ini && ninja -C build-musl':
+        './run test and .ci/run build it (run: "musl build")',
+    'LD_PRELOAD=$PWD/build-musl/src/libfastcopy.so.0 ./your-musl-program':
+        'test/musl/musl_programs.sh preloads three musl programs (test musl_preload_programs)',
+    'musl-gcc -static app.c -Lbuild-musl/src -lfastcopy':
+        'test/musl/musl_programs.sh static links a program so (test musl_static_link)',
+    "nm -S app | grep -wE 'memcpy|fc_stub_memcpy|__memcpy_fwd'":
+        'test/musl/musl_programs.sh static checks these symbols (test musl_static_link)',
 }
 text = open(os.path.join(src, 'README.md')).read()
 blocks = re.findall(r'```(\w*)\n(.*?)```', text, re.S)
