@@ -441,6 +441,24 @@ static int file_header(struct fc_settings *s, const char *line)
     return 1;
 }
 
+/* The tuning file's line for a value it does not take: "... line N: KEY = VALUE: "
+ * here, the reason after it, then "; skipped" by skipped_emit. */
+static void value_line_start(struct fc_line *l, const struct fc_settings *s, const char *key,
+                             const char *val)
+{
+    file_line_start(l, s);
+    line_add(l, key);
+    line_add(l, " = ");
+    line_add(l, val);
+    line_add(l, ": ");
+}
+
+static void skipped_emit(struct fc_line *l)
+{
+    line_add(l, "; skipped");
+    line_emit(l);
+}
+
 static void bad_line(struct fc_settings *s, const char *a, const char *b, const char *c)
 {
     struct fc_line l;
@@ -448,8 +466,7 @@ static void bad_line(struct fc_settings *s, const char *a, const char *b, const 
     line_add(&l, a);
     line_add(&l, b);
     line_add(&l, c);
-    line_add(&l, "; skipped");
-    line_emit(&l);
+    skipped_emit(&l);
 }
 
 /* 0 when the key was given before (one line says so). */
@@ -510,14 +527,9 @@ static void file_setting(struct fc_settings *s, char *line)
             int i = fc_arch_variant_index(f, val);
             if (i < 0 || !fc_arch_usable(s->cpu, f, (unsigned)i)) {
                 struct fc_line l;
-                file_line_start(&l, s);
-                line_add(&l, key);
-                line_add(&l, " = ");
-                line_add(&l, val);
-                line_add(&l, ": ");
+                value_line_start(&l, s, key, val);
                 line_add_bad_variant(&l, f, i);
-                line_add(&l, "; skipped");
-                line_emit(&l);
+                skipped_emit(&l);
                 return;
             }
             if (s->var_env & (1u << f))
@@ -541,14 +553,9 @@ static void file_setting(struct fc_settings *s, char *line)
         }
         if (!parse_size(val, &v) || v < fc_tun_rows[t].min || v > fc_tun_rows[t].max) {
             struct fc_line l;
-            file_line_start(&l, s);
-            line_add(&l, key);
-            line_add(&l, " = ");
-            line_add(&l, val);
-            line_add(&l, ": ");
+            value_line_start(&l, s, key, val);
             add_bounds(&l, t);
-            line_add(&l, "; skipped");
-            line_emit(&l);
+            skipped_emit(&l);
             return;
         }
         if (s->tun_env & (1u << t))
