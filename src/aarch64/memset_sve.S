@@ -43,6 +43,16 @@
 #define zsize x11
 #define zmask x12
 
+/* z0 to the four vectors [BASE + K*VL, BASE + (K+4)*VL): the straight-line size
+ * classes and the loop below are runs of these, forward from dstin or dst and
+ * back from dstend. */
+.macro STORE4 base, k
+    str     z0, [\base, #(\k), mul vl]
+    str     z0, [\base, #(\k + 1), mul vl]
+    str     z0, [\base, #(\k + 2), mul vl]
+    str     z0, [\base, #(\k + 3), mul vl]
+.endm
+
 ENTRY(fc_memset_a64_sve)
     dup     z0.b, valw
     cntb    vlen
@@ -65,14 +75,8 @@ ENTRY(fc_memset_a64_sve)
 .Lgt4:
     cmp     count, vlen, lsl 3
     b.hi    .Lgt8
-    str     z0, [dstin]
-    str     z0, [dstin, #1, mul vl]
-    str     z0, [dstin, #2, mul vl]
-    str     z0, [dstin, #3, mul vl]
-    str     z0, [dstend, #-4, mul vl]
-    str     z0, [dstend, #-3, mul vl]
-    str     z0, [dstend, #-2, mul vl]
-    str     z0, [dstend, #-1, mul vl]
+    STORE4  dstin, 0
+    STORE4  dstend, -4
     ret
 
 .Lgt8:
@@ -84,37 +88,19 @@ ENTRY(fc_memset_a64_sve)
     cmp     count, x10
     b.hs    .Lbig
 .Lstores:
-    str     z0, [dstin]            /* the first block, from dstin */
-    str     z0, [dstin, #1, mul vl]
-    str     z0, [dstin, #2, mul vl]
-    str     z0, [dstin, #3, mul vl]
-    str     z0, [dstin, #4, mul vl]
-    str     z0, [dstin, #5, mul vl]
-    str     z0, [dstin, #6, mul vl]
-    str     z0, [dstin, #7, mul vl]
+    STORE4  dstin, 0           /* the first block, from dstin */
+    STORE4  dstin, 4
     cmp     count, vlen, lsl 4
     b.ls    2f                     /* n <= 16V: the last 8 vectors finish it */
     addvl   dst, dstin, #8
     addvl   lim, dstend, #-8       /* another block needed while dst < end-8V: */
-1:  str     z0, [dst]              /* at least one, as n > 16V */
-    str     z0, [dst, #1, mul vl]
-    str     z0, [dst, #2, mul vl]
-    str     z0, [dst, #3, mul vl]
-    str     z0, [dst, #4, mul vl]
-    str     z0, [dst, #5, mul vl]
-    str     z0, [dst, #6, mul vl]
-    str     z0, [dst, #7, mul vl]
+1:  STORE4  dst, 0                 /* at least one, as n > 16V */
+    STORE4  dst, 4
     addvl   dst, dst, #8
     cmp     dst, lim
     b.lo    1b
-2:  str     z0, [dstend, #-8, mul vl]
-    str     z0, [dstend, #-7, mul vl]
-    str     z0, [dstend, #-6, mul vl]
-    str     z0, [dstend, #-5, mul vl]
-    str     z0, [dstend, #-4, mul vl]
-    str     z0, [dstend, #-3, mul vl]
-    str     z0, [dstend, #-2, mul vl]
-    str     z0, [dstend, #-1, mul vl]
+2:  STORE4  dstend, -8
+    STORE4  dstend, -4
     ret
 
 .Lbig:
@@ -133,14 +119,8 @@ ENTRY(fc_memset_a64_sve)
     b.hs    .Lstores               /* no whole block inside */
     cmp     zsize, vlen, lsl 2
     b.hi    .Lzhead8
-    str     z0, [dstin]            /* Z <= 4V (A64FX: 256 = 4 x 64) */
-    str     z0, [dstin, #1, mul vl]
-    str     z0, [dstin, #2, mul vl]
-    str     z0, [dstin, #3, mul vl]
-    str     z0, [dstend, #-4, mul vl]
-    str     z0, [dstend, #-3, mul vl]
-    str     z0, [dstend, #-2, mul vl]
-    str     z0, [dstend, #-1, mul vl]
+    STORE4  dstin, 0           /* Z <= 4V (A64FX: 256 = 4 x 64) */
+    STORE4  dstend, -4
 .Lzva:
     sub     rem, e, a              /* bytes of whole blocks, a multiple of Z, >= Z */
     subs    rem, rem, zsize, lsl 2
@@ -165,21 +145,9 @@ ENTRY(fc_memset_a64_sve)
 .Lzhead8:
     cmp     zsize, vlen, lsl 3
     b.hi    fc_a64_zero_zva_q      /* Z > 8V: the q-register routine (v0 = z0 = 0) */
-    str     z0, [dstin]            /* 4V < Z <= 8V (QEMU max: 512 = 8 x 64) */
-    str     z0, [dstin, #1, mul vl]
-    str     z0, [dstin, #2, mul vl]
-    str     z0, [dstin, #3, mul vl]
-    str     z0, [dstin, #4, mul vl]
-    str     z0, [dstin, #5, mul vl]
-    str     z0, [dstin, #6, mul vl]
-    str     z0, [dstin, #7, mul vl]
-    str     z0, [dstend, #-8, mul vl]
-    str     z0, [dstend, #-7, mul vl]
-    str     z0, [dstend, #-6, mul vl]
-    str     z0, [dstend, #-5, mul vl]
-    str     z0, [dstend, #-4, mul vl]
-    str     z0, [dstend, #-3, mul vl]
-    str     z0, [dstend, #-2, mul vl]
-    str     z0, [dstend, #-1, mul vl]
+    STORE4  dstin, 0           /* 4V < Z <= 8V (QEMU max: 512 = 8 x 64) */
+    STORE4  dstin, 4
+    STORE4  dstend, -8
+    STORE4  dstend, -4
     b       .Lzva
 END(fc_memset_a64_sve)
