@@ -152,7 +152,6 @@ struct fc_settings {
     unsigned short first_line[FC_NTUN + FC_NFUNCS];
 };
 
-/* "libfastcopy: tuning file PATH line N: " */
 /* Why variant index i (fc_arch_variant_index's answer) cannot be used for
  * function f: unknown (listing the known names) or not usable on this CPU.  One
  * wording for the environment and the tuning file. */
@@ -170,6 +169,7 @@ static void line_add_bad_variant(struct fc_line *l, int f, int i)
     line_add(l, ")");
 }
 
+/* "libfastcopy: tuning file PATH line N: " */
 static void file_line_start(struct fc_line *l, const struct fc_settings *s)
 {
     l->buf[0] = 0;
