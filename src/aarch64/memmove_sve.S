@@ -44,6 +44,20 @@
  */
 #include "asm.h"
 
+/* The eight vectors z0-z7 of one 8V block, loaded or stored (OP = ldr or str)
+ * at BASE + (OFF .. OFF + 7) * VL: the loop's first block and the pending block
+ * that every tail stores. */
+    .macro BLOCK8 op, base, off
+    \op     z0, [\base, #(\off), mul vl]
+    \op     z1, [\base, #(\off) + 1, mul vl]
+    \op     z2, [\base, #(\off) + 2, mul vl]
+    \op     z3, [\base, #(\off) + 3, mul vl]
+    \op     z4, [\base, #(\off) + 4, mul vl]
+    \op     z5, [\base, #(\off) + 5, mul vl]
+    \op     z6, [\base, #(\off) + 6, mul vl]
+    \op     z7, [\base, #(\off) + 7, mul vl]
+    .endm
+
     .arch armv8.2-a+sve
 
 #define dstin x0
@@ -128,14 +142,7 @@ ENTRY(fc_memmove_a64_sve)
 
     /* Forward: src = dst + d (d >= 1) when overlapping; a store to dst offset j
      * clobbers src offset j - d, below everything still to be loaded. */
-    ldr     z0, [src]
-    ldr     z1, [src, #1, mul vl]
-    ldr     z2, [src, #2, mul vl]
-    ldr     z3, [src, #3, mul vl]
-    ldr     z4, [src, #4, mul vl]
-    ldr     z5, [src, #5, mul vl]
-    ldr     z6, [src, #6, mul vl]
-    ldr     z7, [src, #7, mul vl]
+    BLOCK8  ldr, src, 0
     mov     dst, dstin
     subs    count, count, vlen, lsl 4  /* (bytes from block start) - 16V */
     b.ls    .Lfwd_tail
@@ -170,14 +177,7 @@ ENTRY(fc_memmove_a64_sve)
     b.gt    .Lfwd_tail4
     ldr     z16, [srcend, #-2, mul vl]
     ldr     z17, [srcend, #-1, mul vl]
-    str     z0, [dst]
-    str     z1, [dst, #1, mul vl]
-    str     z2, [dst, #2, mul vl]
-    str     z3, [dst, #3, mul vl]
-    str     z4, [dst, #4, mul vl]
-    str     z5, [dst, #5, mul vl]
-    str     z6, [dst, #6, mul vl]
-    str     z7, [dst, #7, mul vl]
+    BLOCK8  str, dst, 0
     str     z16, [dstend, #-2, mul vl]
     str     z17, [dstend, #-1, mul vl]
     ret
@@ -186,14 +186,7 @@ ENTRY(fc_memmove_a64_sve)
     ldr     z17, [srcend, #-3, mul vl]
     ldr     z18, [srcend, #-2, mul vl]
     ldr     z19, [srcend, #-1, mul vl]
-    str     z0, [dst]
-    str     z1, [dst, #1, mul vl]
-    str     z2, [dst, #2, mul vl]
-    str     z3, [dst, #3, mul vl]
-    str     z4, [dst, #4, mul vl]
-    str     z5, [dst, #5, mul vl]
-    str     z6, [dst, #6, mul vl]
-    str     z7, [dst, #7, mul vl]
+    BLOCK8  str, dst, 0
     str     z16, [dstend, #-4, mul vl]
     str     z17, [dstend, #-3, mul vl]
     str     z18, [dstend, #-2, mul vl]
@@ -208,14 +201,7 @@ ENTRY(fc_memmove_a64_sve)
     ldr     z21, [srcend, #-3, mul vl]
     ldr     z22, [srcend, #-2, mul vl]
     ldr     z23, [srcend, #-1, mul vl]
-    str     z0, [dst]
-    str     z1, [dst, #1, mul vl]
-    str     z2, [dst, #2, mul vl]
-    str     z3, [dst, #3, mul vl]
-    str     z4, [dst, #4, mul vl]
-    str     z5, [dst, #5, mul vl]
-    str     z6, [dst, #6, mul vl]
-    str     z7, [dst, #7, mul vl]
+    BLOCK8  str, dst, 0
     str     z16, [dstend, #-8, mul vl]
     str     z17, [dstend, #-7, mul vl]
     str     z18, [dstend, #-6, mul vl]
@@ -229,14 +215,7 @@ ENTRY(fc_memmove_a64_sve)
 .Lbackward:
     /* dst = src + d, d >= 0: a store to dst offset j clobbers src offset j + d,
      * at or above everything still to be loaded. */
-    ldr     z0, [srcend, #-8, mul vl]
-    ldr     z1, [srcend, #-7, mul vl]
-    ldr     z2, [srcend, #-6, mul vl]
-    ldr     z3, [srcend, #-5, mul vl]
-    ldr     z4, [srcend, #-4, mul vl]
-    ldr     z5, [srcend, #-3, mul vl]
-    ldr     z6, [srcend, #-2, mul vl]
-    ldr     z7, [srcend, #-1, mul vl]
+    BLOCK8  ldr, srcend, -8
     mov     dst, dstend
     subs    count, count, vlen, lsl 4  /* (block end offset) - 16V */
     b.ls    .Lbwd_tail
@@ -270,14 +249,7 @@ ENTRY(fc_memmove_a64_sve)
     b.gt    .Lbwd_tail4
     ldr     z16, [src]
     ldr     z17, [src, #1, mul vl]
-    str     z0, [dst, #-8, mul vl]
-    str     z1, [dst, #-7, mul vl]
-    str     z2, [dst, #-6, mul vl]
-    str     z3, [dst, #-5, mul vl]
-    str     z4, [dst, #-4, mul vl]
-    str     z5, [dst, #-3, mul vl]
-    str     z6, [dst, #-2, mul vl]
-    str     z7, [dst, #-1, mul vl]
+    BLOCK8  str, dst, -8
     str     z16, [dstin]
     str     z17, [dstin, #1, mul vl]
     ret
@@ -286,14 +258,7 @@ ENTRY(fc_memmove_a64_sve)
     ldr     z17, [src, #1, mul vl]
     ldr     z18, [src, #2, mul vl]
     ldr     z19, [src, #3, mul vl]
-    str     z0, [dst, #-8, mul vl]
-    str     z1, [dst, #-7, mul vl]
-    str     z2, [dst, #-6, mul vl]
-    str     z3, [dst, #-5, mul vl]
-    str     z4, [dst, #-4, mul vl]
-    str     z5, [dst, #-3, mul vl]
-    str     z6, [dst, #-2, mul vl]
-    str     z7, [dst, #-1, mul vl]
+    BLOCK8  str, dst, -8
     str     z16, [dstin]
     str     z17, [dstin, #1, mul vl]
     str     z18, [dstin, #2, mul vl]
@@ -308,14 +273,7 @@ ENTRY(fc_memmove_a64_sve)
     ldr     z21, [src, #5, mul vl]
     ldr     z22, [src, #6, mul vl]
     ldr     z23, [src, #7, mul vl]
-    str     z0, [dst, #-8, mul vl]
-    str     z1, [dst, #-7, mul vl]
-    str     z2, [dst, #-6, mul vl]
-    str     z3, [dst, #-5, mul vl]
-    str     z4, [dst, #-4, mul vl]
-    str     z5, [dst, #-3, mul vl]
-    str     z6, [dst, #-2, mul vl]
-    str     z7, [dst, #-1, mul vl]
+    BLOCK8  str, dst, -8
     str     z16, [dstin]
     str     z17, [dstin, #1, mul vl]
     str     z18, [dstin, #2, mul vl]
