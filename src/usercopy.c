@@ -1,7 +1,8 @@
 /* usercopy.c - fc_copy_user / fc_clear_user: the kernel's user-copy contract
  * ("returns the bytes NOT copied", exact) in user space.
  *
- * Fast path: one sigsetjmp(env, 0) (no signal-mask system call), a record of the
+ * Fast path: one setjmp without the signal mask (UC_SETJMP: our own on x86_64,
+ * sigsetjmp(env, 0) elsewhere; no signal-mask system call), a record of the
  * copy pushed on a per-thread stack in initial-exec TLS (TLS descriptors under
  * musl), and the dispatched
  * fc_memcpy / fc_memset.  Nothing else happens when nothing faults.
@@ -9,7 +10,7 @@
  * On a fault our SIGSEGV/SIGBUS handler finds the calling thread's innermost
  * record; when the faulting address lies in that copy's source or destination
  * pages and the signal came from the kernel (not raise/kill/sigqueue), it
- * restores the signal mask of the interrupted code and siglongjmps back.  The
+ * restores the signal mask of the interrupted code and jumps back.  The
  * variant kernels do not store in ascending order, so the exact count is then
  * computed by redoing the copy in chunks that each lie in one source page and one
  * destination page: the first chunk that faults (or that holds a page known to
@@ -28,7 +29,7 @@
  * SIG_IGN.
  *
  * The handler allocates nothing and only calls async-signal-safe functions
- * (sigaction, sigprocmask, raise, siglongjmp).
+ * (sigaction, sigprocmask, raise, siglongjmp; fc_uc_longjmp on x86_64).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,16 +50,36 @@
 #define UC_ADDR(p) ((uintptr_t)(p))
 #endif
 
+/* The jump back out of the handler.  x86_64: our own (x86_64/uc_jmp.S, with the
+ * measurements: fc_uc_guard calls the kernel itself, so the fast path makes no
+ * returns_twice call); elsewhere sigsetjmp(env, 0).  Neither saves the signal
+ * mask: the handler restores it before it jumps. */
+#if defined(__x86_64__)
+struct uc_jmp {
+    uint64_t w[9];
+};
+typedef struct uc_jmp uc_jmp_buf[1];
+int fc_uc_setjmp(struct uc_jmp *buf) __attribute__((returns_twice, visibility("hidden")));
+__attribute__((noreturn, visibility("hidden"))) void fc_uc_longjmp(struct uc_jmp *buf, int val);
+__attribute__((visibility("hidden"))) int fc_uc_guard(struct uc_jmp *buf, const void *fn, void *a0,
+                                                      const void *a1, size_t a2);
+#define UC_SETJMP(env) fc_uc_setjmp(env)
+#define UC_LONGJMP(env) fc_uc_longjmp(env, 1)
+#else
+typedef sigjmp_buf uc_jmp_buf;
+#define UC_SETJMP(env) sigsetjmp(env, 0)
+#define UC_LONGJMP(env) siglongjmp(env, 1)
+#endif
+
 /* One checked copy in progress on this thread.  Lives on the caller's stack. */
 struct uc_rec {
-    uintptr_t lo[2], hi[2];   /* source and destination pages, inclusive bounds */
-    struct uc_rec *prev;      /* enclosing checked copy (interrupted by a signal) */
+    struct uc_rec *prev;      /* enclosing checked copy (x86_64: kept in a register) */
     uintptr_t fault_addr;     /* set by the handler before it jumps back */
     int fault_known;          /* fault_addr is meaningful */
     void *dst;                /* the operation (read back after a fault) */
     const void *src;          /* NULL for a clear */
     size_t n;
-    sigjmp_buf env;
+    uc_jmp_buf env;
 };
 
 #ifdef FC_NO_IFUNC
@@ -214,9 +235,24 @@ static void uc_chain(int sig, siginfo_t *si, void *ctx)
 
 /* ---- the handler ---------------------------------------------------------------- */
 
+/* The first byte of the page p is in, and the last byte of the page p + n - 1 is
+ * in (n >= 1).  Computed when a fault asks rather than stored with every copy:
+ * four fewer stores on the fast path. */
+static inline uintptr_t uc_page_lo(const void *p)
+{
+    return UC_ADDR(p) & ~(uintptr_t)(uc_pagesize - 1);
+}
+
+static inline uintptr_t uc_page_hi(const void *p, size_t n)
+{
+    return (UC_ADDR(p) + n - 1) | (uintptr_t)(uc_pagesize - 1);
+}
+
+/* a lies in a page of the copy's destination or source. */
 static int uc_in(const struct uc_rec *r, uintptr_t a)
 {
-    return (a >= r->lo[0] && a <= r->hi[0]) || (a >= r->lo[1] && a <= r->hi[1]);
+    return (a >= uc_page_lo(r->dst) && a <= uc_page_hi(r->dst, r->n)) ||
+           (r->src && a >= uc_page_lo(r->src) && a <= uc_page_hi(r->src, r->n));
 }
 
 static void uc_handler(int sig, siginfo_t *si, void *ctx)
@@ -239,7 +275,7 @@ static void uc_handler(int sig, siginfo_t *si, void *ctx)
             if (ctx)
                 sigprocmask(SIG_SETMASK, &((ucontext_t *)ctx)->uc_sigmask, 0);
             errno = saved_errno;
-            siglongjmp(r->env, 1);
+            UC_LONGJMP(r->env);
         }
     }
     uc_chain(sig, si, ctx);
@@ -312,30 +348,37 @@ static __attribute__((noinline, cold)) void uc_arm_lazy(void)
 
 /* ---- the copies ----------------------------------------------------------------- */
 
-static inline void uc_ranges(struct uc_rec *r, const void *dst, const void *src, size_t n)
-{
-    uintptr_t m = ~(uintptr_t)(uc_pagesize - 1), d = UC_ADDR(dst);
-    r->lo[0] = d & m;
-    r->hi[0] = (d + n - 1) | ~m;
-    if (src) {
-        uintptr_t s = UC_ADDR(src);
-        r->lo[1] = s & m;
-        r->hi[1] = (s + n - 1) | ~m;
-    } else {
-        r->lo[1] = 1;
-        r->hi[1] = 0;
-    }
-}
-
 /* The checked copy (r->src != NULL) or clear (r->src == NULL) described by *r, its
- * ranges already set: evaluates to 0 when it completed, 1 when it faulted.  A
- * macro, so that the public functions call sigsetjmp themselves (a function that
- * calls sigsetjmp is never inlined, and the extra call costs ~1 ns). */
+ * evaluates to 0 when it completed, 1 when it faulted.  A
+ * macro, so that the public functions call UC_SETJMP themselves (a function that
+ * calls a returns_twice function is never inlined, and the extra call costs ~1
+ * ns).  On x86_64 fc_uc_guard makes the call to the kernel and the landing point
+ * is inside it: nothing here returns twice. */
+#if defined(__x86_64__)
+#define UC_RUN(r)                                                                    \
+    __extension__({                                                                  \
+        int uc_faulted_;                                                             \
+        void *uc_d_ = (r)->dst;                                                      \
+        const void *uc_s_ = (r)->src;                                                \
+        size_t uc_n_ = (r)->n;                                                       \
+        struct uc_rec *uc_prev_ = uc_cur; /* kept in a register, not in *r */         \
+        uc_cur = (r);                                                                \
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);                                     \
+        if (uc_s_)                                                                   \
+            uc_faulted_ =                                                            \
+                fc_uc_guard((r)->env, (const void *)fc_memcpy, uc_d_, uc_s_, uc_n_); \
+        else                                                                         \
+            uc_faulted_ = fc_uc_guard((r)->env, (const void *)fc_memset, uc_d_, 0, uc_n_); \
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);                                     \
+        uc_cur = uc_prev_;                                                           \
+        uc_faulted_;                                                                 \
+    })
+#else
 #define UC_RUN(r)                                                       \
     __extension__({                                                                  \
         int uc_faulted_ = 0;                                                         \
         (r)->prev = uc_cur;                                                          \
-        if (sigsetjmp((r)->env, 0)) {                                                \
+        if (UC_SETJMP((r)->env)) {                                                   \
             uc_cur = (r)->prev;                                                      \
             uc_faulted_ = 1;                                                         \
         } else {                                                                     \
@@ -350,6 +393,7 @@ static inline void uc_ranges(struct uc_rec *r, const void *dst, const void *src,
         }                                                                            \
         uc_faulted_;                                                                 \
     })
+#endif
 
 static __attribute__((noinline)) int uc_guarded(struct uc_rec *r)
 {
@@ -380,7 +424,8 @@ static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first
     uintptr_t m = ~(uintptr_t)(pg - 1);
     uintptr_t bad = first->fault_known ? first->fault_addr & m : 0;
     int skip_dst = first->fault_known;
-    int skip_src = first->fault_known && s && !(bad >= first->lo[0] && bad <= first->hi[0]);
+    int skip_src = first->fault_known && s &&
+                   !(bad >= uc_page_lo(d) && bad <= uc_page_hi(d, n));
     struct uc_rec r;
 
     while (k < n) {
@@ -398,7 +443,6 @@ static __attribute__((noinline, cold)) size_t uc_slow(const struct uc_rec *first
         r.dst = d + k;
         r.src = s ? s + k : 0;
         r.n = c;
-        uc_ranges(&r, r.dst, r.src, c);
         if (uc_guarded(&r))
             return n - k;
         k += c;
@@ -437,7 +481,7 @@ static inline void uc_touch(volatile unsigned char *d, const volatile unsigned c
  * overwritten, so the prefix could not be redone from it.  Hence: first find k by
  * touching the pages (uc_touch), then move just that prefix (fc_memcpy is
  * fc_memmove on overlap).  When every page passes, touch and move run under one
- * guard (one sigsetjmp: ~24 vs ~38 ns for 64 overlapping bytes with two here, ~15
+ * guard (one UC_SETJMP: ~24 vs ~38 ns for 64 overlapping bytes with two here, ~15
  * ns for the plain fast path); otherwise the prefix is moved under a second.
  * Without concurrent mprotect/munmap, and with page-granular faults, the result is
  * exactly fc_memmove(dst, src, k): the bytes of [dst+k, dst+n) keep their values.
@@ -449,12 +493,11 @@ static __attribute__((noinline)) size_t uc_overlap(void *dst, const void *src, s
     volatile size_t at = 0;
     volatile int moving = 0;
 
-    uc_ranges(&r, dst, src, n);
     r.dst = dst;
     r.src = src;
     r.n = n;
     r.prev = uc_cur;
-    if (sigsetjmp(r.env, 0) == 0) {
+    if (UC_SETJMP(r.env) == 0) {
         uc_cur = &r;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         uc_touch(r.dst, r.src, r.n, &at);
@@ -473,7 +516,6 @@ static __attribute__((noinline)) size_t uc_overlap(void *dst, const void *src, s
     /* The touch stopped at `at`: move that prefix. */
     if (at == 0 || UC_ADDR(r.dst) == UC_ADDR(r.src))
         return r.n - at;
-    uc_ranges(&p, r.dst, r.src, at);
     p.dst = r.dst;
     p.src = r.src;
     p.n = at;
@@ -499,7 +541,6 @@ FC_API size_t fc_copy_user(void *dst, const void *src, size_t n)
     uintptr_t d = UC_ADDR(dst), s = UC_ADDR(src);
     if (__builtin_expect(d - s < n || s - d < n, 0))
         return uc_overlap(dst, src, n);   /* overlap, dst == src included */
-    uc_ranges(&r, dst, src, n);
     r.dst = dst;
     r.src = src;
     r.n = n;
@@ -517,7 +558,6 @@ FC_API size_t fc_clear_user(void *dst, size_t n)
         return n;
     if (__builtin_expect(!__atomic_load_n(&uc_armed, __ATOMIC_RELAXED), 0))
         uc_arm_lazy();
-    uc_ranges(&r, dst, 0, n);
     r.dst = dst;
     r.src = 0;
     r.n = n;
