@@ -1,11 +1,12 @@
 /* usercopy.c - fc_copy_user / fc_clear_user: the kernel's user-copy contract
  * ("returns the bytes NOT copied", exact) in user space.
  *
- * Fast path: one setjmp without the signal mask (UC_SETJMP: our own on x86_64,
- * sigsetjmp(env, 0) elsewhere; no signal-mask system call), a record of the
- * copy pushed on a per-thread stack in initial-exec TLS (TLS descriptors under
- * musl), and the dispatched
- * fc_memcpy / fc_memset.  Nothing else happens when nothing faults.
+ * Fast path: one jump buffer without the signal mask (UC_GUARDED: our own on
+ * x86_64, sigsetjmp(env, 0) elsewhere; no signal-mask system call), a record of the
+ * copy made the thread's current one in initial-exec TLS (TLS descriptors under
+ * musl; the one it interrupted, when a signal handler copies during a copy, is
+ * kept in a local and made current again after), and the dispatched fc_memcpy /
+ * fc_memset.  Nothing else happens when nothing faults.
  *
  * On a fault our SIGSEGV/SIGBUS handler finds the calling thread's innermost
  * record; when the faulting address lies in that copy's source or destination
@@ -50,30 +51,44 @@
 #define UC_ADDR(p) ((uintptr_t)(p))
 #endif
 
-/* The jump back out of the handler.  x86_64: our own (x86_64/uc_jmp.S, with the
- * measurements: fc_uc_guard calls the kernel itself, so the fast path makes no
- * returns_twice call); elsewhere sigsetjmp(env, 0).  Neither saves the signal
- * mask: the handler restores it before it jumps. */
+/* UC_GUARDED(env, fn, a0, a1, a2): fn(a0, a1, a2) under a jump buffer; 0 when it
+ * returned, 1 when the handler jumped back out of it (UC_LONGJMP(env)).  No signal
+ * mask is saved: the handler restores the interrupted one before it jumps.
+ * x86_64: fc_uc_guard (x86_64/uc_jmp.S, with the measurements) makes the call
+ * itself, so its caller makes no returns_twice call; elsewhere sigsetjmp(env, 0).
+ * A macro, so that the function using it calls sigsetjmp itself (a function that
+ * calls sigsetjmp is never inlined, and the extra call costs ~1 ns). */
 #if defined(__x86_64__)
 struct uc_jmp {
-    uint64_t w[9];
+    uint64_t w[8];
 };
 typedef struct uc_jmp uc_jmp_buf[1];
-int fc_uc_setjmp(struct uc_jmp *buf) __attribute__((returns_twice, visibility("hidden")));
 __attribute__((noreturn, visibility("hidden"))) void fc_uc_longjmp(struct uc_jmp *buf, int val);
 __attribute__((visibility("hidden"))) int fc_uc_guard(struct uc_jmp *buf, const void *fn, void *a0,
                                                       const void *a1, size_t a2);
-#define UC_SETJMP(env) fc_uc_setjmp(env)
+#define UC_GUARDED(env, fn, a0, a1, a2)                                              \
+    fc_uc_guard(env, (const void *)(fn), (void *)(a0), (const void *)(a1), (size_t)(a2))
 #define UC_LONGJMP(env) fc_uc_longjmp(env, 1)
+#define UC_KEPT /* a local set before UC_GUARDED and read after: a register */
 #else
 typedef sigjmp_buf uc_jmp_buf;
-#define UC_SETJMP(env) sigsetjmp(env, 0)
+#define UC_GUARDED(env, fn, a0, a1, a2)                                              \
+    __extension__({                                                                  \
+        int uc_jumped_;                                                              \
+        if (sigsetjmp(env, 0)) {                                                     \
+            uc_jumped_ = 1;                                                          \
+        } else {                                                                     \
+            (fn)(a0, a1, a2);                                                        \
+            uc_jumped_ = 0;                                                          \
+        }                                                                            \
+        uc_jumped_;                                                                  \
+    })
 #define UC_LONGJMP(env) siglongjmp(env, 1)
+#define UC_KEPT volatile /* set before sigsetjmp, read after: not in a register */
 #endif
 
 /* One checked copy in progress on this thread.  Lives on the caller's stack. */
 struct uc_rec {
-    struct uc_rec *prev;      /* enclosing checked copy (x86_64: kept in a register) */
     uintptr_t fault_addr;     /* set by the handler before it jumps back */
     int fault_known;          /* fault_addr is meaningful */
     void *dst;                /* the operation (read back after a fault) */
@@ -348,52 +363,23 @@ static __attribute__((noinline, cold)) void uc_arm_lazy(void)
 
 /* ---- the copies ----------------------------------------------------------------- */
 
-/* The checked copy (r->src != NULL) or clear (r->src == NULL) described by *r, its
- * evaluates to 0 when it completed, 1 when it faulted.  A
- * macro, so that the public functions call UC_SETJMP themselves (a function that
- * calls a returns_twice function is never inlined, and the extra call costs ~1
- * ns).  On x86_64 fc_uc_guard makes the call to the kernel and the landing point
- * is inside it: nothing here returns twice. */
-#if defined(__x86_64__)
+/* The checked copy (r->src != NULL) or clear (r->src == NULL) described by *r:
+ * evaluates to 0 when it completed, 1 when it faulted.  The record it interrupted
+ * is kept in a local, not in *r: only this code needs it.  No fences: the guarded
+ * call is opaque to the compiler, so the record is made current before it and
+ * the interrupted one after it. */
 #define UC_RUN(r)                                                                    \
     __extension__({                                                                  \
         int uc_faulted_;                                                             \
-        void *uc_d_ = (r)->dst;                                                      \
-        const void *uc_s_ = (r)->src;                                                \
-        size_t uc_n_ = (r)->n;                                                       \
-        struct uc_rec *uc_prev_ = uc_cur; /* kept in a register, not in *r */         \
+        struct uc_rec *UC_KEPT uc_prev_ = uc_cur;                                    \
         uc_cur = (r);                                                                \
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);                                     \
-        if (uc_s_)                                                                   \
-            uc_faulted_ =                                                            \
-                fc_uc_guard((r)->env, (const void *)fc_memcpy, uc_d_, uc_s_, uc_n_); \
+        if ((r)->src)                                                                \
+            uc_faulted_ = UC_GUARDED((r)->env, fc_memcpy, (r)->dst, (r)->src, (r)->n); \
         else                                                                         \
-            uc_faulted_ = fc_uc_guard((r)->env, (const void *)fc_memset, uc_d_, 0, uc_n_); \
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);                                     \
+            uc_faulted_ = UC_GUARDED((r)->env, fc_memset, (r)->dst, 0, (r)->n);       \
         uc_cur = uc_prev_;                                                           \
         uc_faulted_;                                                                 \
     })
-#else
-#define UC_RUN(r)                                                       \
-    __extension__({                                                                  \
-        int uc_faulted_ = 0;                                                         \
-        (r)->prev = uc_cur;                                                          \
-        if (UC_SETJMP((r)->env)) {                                                   \
-            uc_cur = (r)->prev;                                                      \
-            uc_faulted_ = 1;                                                         \
-        } else {                                                                     \
-            uc_cur = (r);                                                            \
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);                                 \
-            if ((r)->src)                                                            \
-                fc_memcpy((r)->dst, (r)->src, (r)->n);                               \
-            else                                                                     \
-                fc_memset((r)->dst, 0, (r)->n);                                      \
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);                                 \
-            uc_cur = (r)->prev;                                                      \
-        }                                                                            \
-        uc_faulted_;                                                                 \
-    })
-#endif
 
 static __attribute__((noinline)) int uc_guarded(struct uc_rec *r)
 {
@@ -481,36 +467,40 @@ static inline void uc_touch(volatile unsigned char *d, const volatile unsigned c
  * overwritten, so the prefix could not be redone from it.  Hence: first find k by
  * touching the pages (uc_touch), then move just that prefix (fc_memcpy is
  * fc_memmove on overlap).  When every page passes, touch and move run under one
- * guard (one UC_SETJMP: ~24 vs ~38 ns for 64 overlapping bytes with two here, ~15
+ * guard (one jump buffer: ~24 vs ~38 ns for 64 overlapping bytes with two here, ~15
  * ns for the plain fast path); otherwise the prefix is moved under a second.
  * Without concurrent mprotect/munmap, and with page-granular faults, the result is
  * exactly fc_memmove(dst, src, k): the bytes of [dst+k, dst+n) keep their values.
  * Should the move fault all the same (a page changed under us, a sub-page fault),
  * the chunked redo gives the count, and the overlapping bytes are unspecified. */
+/* The guarded part of uc_overlap: the touch, then, when every page passed, the
+ * move. */
+static void uc_overlap_run(struct uc_rec *r, volatile size_t *at, volatile int *moving)
+{
+    uc_touch(r->dst, r->src, r->n, at);
+    if (UC_ADDR(r->dst) != UC_ADDR(r->src)) {
+        *moving = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        fc_memcpy(r->dst, r->src, r->n);
+    }
+}
+
 static __attribute__((noinline)) size_t uc_overlap(void *dst, const void *src, size_t n)
 {
     struct uc_rec r, p;
     volatile size_t at = 0;
     volatile int moving = 0;
+    struct uc_rec *UC_KEPT prev = uc_cur;
+    int faulted;
 
     r.dst = dst;
     r.src = src;
     r.n = n;
-    r.prev = uc_cur;
-    if (UC_SETJMP(r.env) == 0) {
-        uc_cur = &r;
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        uc_touch(r.dst, r.src, r.n, &at);
-        if (UC_ADDR(r.dst) != UC_ADDR(r.src)) {
-            moving = 1;
-            __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            fc_memcpy(r.dst, r.src, r.n);
-        }
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        uc_cur = r.prev;
+    uc_cur = &r;
+    faulted = UC_GUARDED(r.env, uc_overlap_run, &r, &at, &moving);
+    uc_cur = prev;
+    if (!faulted)
         return 0;
-    }
-    uc_cur = r.prev;
     if (moving)   /* every page touched, and the move faulted all the same */
         return uc_slow(&r);
     /* The touch stopped at `at`: move that prefix. */
