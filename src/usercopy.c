@@ -461,18 +461,6 @@ static inline void uc_touch(volatile unsigned char *d, const volatile unsigned c
     *at = n;
 }
 
-/* Overlapping buffers, dst == src included.  A kernel may legitimately skip the
- * work for dst == src (the aarch64 and riscv64 ones do: memmove has nothing to do),
- * and a fault in the middle of an overlapping move leaves the source half
- * overwritten, so the prefix could not be redone from it.  Hence: first find k by
- * touching the pages (uc_touch), then move just that prefix (fc_memcpy is
- * fc_memmove on overlap).  When every page passes, touch and move run under one
- * guard (one jump buffer: ~24 vs ~38 ns for 64 overlapping bytes with two here, ~15
- * ns for the plain fast path); otherwise the prefix is moved under a second.
- * Without concurrent mprotect/munmap, and with page-granular faults, the result is
- * exactly fc_memmove(dst, src, k): the bytes of [dst+k, dst+n) keep their values.
- * Should the move fault all the same (a page changed under us, a sub-page fault),
- * the chunked redo gives the count, and the overlapping bytes are unspecified. */
 /* The guarded part of uc_overlap: the touch, then, when every page passed, the
  * move. */
 static void uc_overlap_run(struct uc_rec *r, volatile size_t *at, volatile int *moving)
@@ -485,6 +473,18 @@ static void uc_overlap_run(struct uc_rec *r, volatile size_t *at, volatile int *
     }
 }
 
+/* Overlapping buffers, dst == src included.  A kernel may legitimately skip the
+ * work for dst == src (the aarch64 and riscv64 ones do: memmove has nothing to do),
+ * and a fault in the middle of an overlapping move leaves the source half
+ * overwritten, so the prefix could not be redone from it.  Hence: first find k by
+ * touching the pages (uc_touch), then move just that prefix (fc_memcpy is
+ * fc_memmove on overlap).  When every page passes, touch and move run under one
+ * guard (one jump buffer: ~24 vs ~38 ns for 64 overlapping bytes with two here, ~15
+ * ns for the plain fast path); otherwise the prefix is moved under a second.
+ * Without concurrent mprotect/munmap, and with page-granular faults, the result is
+ * exactly fc_memmove(dst, src, k): the bytes of [dst+k, dst+n) keep their values.
+ * Should the move fault all the same (a page changed under us, a sub-page fault),
+ * the chunked redo gives the count, and the overlapping bytes are unspecified. */
 static __attribute__((noinline)) size_t uc_overlap(void *dst, const void *src, size_t n)
 {
     struct uc_rec r, p;
