@@ -59,16 +59,11 @@
  * A macro, so that the function using it calls sigsetjmp itself (a function that
  * calls sigsetjmp is never inlined, and the extra call costs ~1 ns). */
 #if defined(__x86_64__)
-struct uc_jmp {
-    uint64_t w[8];
-};
+#include "uc_jmp.h"
 typedef struct uc_jmp uc_jmp_buf[1];
-__attribute__((noreturn, visibility("hidden"))) void fc_uc_longjmp(struct uc_jmp *buf, int val);
-__attribute__((visibility("hidden"))) int fc_uc_guard(struct uc_jmp *buf, const void *fn, void *a0,
-                                                      const void *a1, size_t a2);
 #define UC_GUARDED(env, fn, a0, a1, a2)                                              \
     fc_uc_guard(env, (const void *)(fn), (void *)(a0), (const void *)(a1), (size_t)(a2))
-#define UC_LONGJMP(env) fc_uc_longjmp(env, 1)
+#define UC_LONGJMP(env) fc_uc_longjmp(env)
 #define UC_KEPT /* a local set before UC_GUARDED and read after: a register */
 #else
 typedef sigjmp_buf uc_jmp_buf;

@@ -20,11 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-struct uc_jmp {
-    uint64_t w[8];
-};
-void fc_uc_longjmp(struct uc_jmp *buf, int val) __attribute__((noreturn));
-int fc_uc_guard(struct uc_jmp *buf, const void *fn, void *a0, const void *a1, size_t a2);
+#include "uc_jmp.h"
 
 static struct uc_jmp env __attribute__((used));
 static volatile unsigned char *bad_page;
@@ -36,12 +32,15 @@ static int failures;
 struct regs_out {
     uint64_t r[8];
 };
-#define SEED_RBX 0x1111111111111111u
-#define SEED_RBP 0x2222222222222222u
-#define SEED_R12 0x3333333333333333u
-#define SEED_R13 0x4444444444444444u
-#define SEED_R14 0x5555555555555555u
-#define SEED_R15 0x6666666666666666u
+/* No suffix: the same text is an immediate in the harness below. */
+#define SEED_RBX 0x1111111111111111
+#define SEED_RBP 0x2222222222222222
+#define SEED_R12 0x3333333333333333
+#define SEED_R13 0x4444444444444444
+#define SEED_R14 0x5555555555555555
+#define SEED_R15 0x6666666666666666
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* harness_guard(out, fn, a0, a1, a2): the registers seeded, fc_uc_guard(&env, fn,
  * a0, a1, a2), the registers recorded. */
@@ -53,12 +52,12 @@ __asm__(".text\n"
         "\tmovq %rdi, 0(%rsp)\n"         /* out */
         "\tmovq %rsp, 8(%rsp)\n"         /* rsp before */
         "\tleaq env(%rip), %rdi\n"
-        "\tmovabsq $0x1111111111111111, %rbx\n"
-        "\tmovabsq $0x2222222222222222, %rbp\n"
-        "\tmovabsq $0x3333333333333333, %r12\n"
-        "\tmovabsq $0x4444444444444444, %r13\n"
-        "\tmovabsq $0x5555555555555555, %r14\n"
-        "\tmovabsq $0x6666666666666666, %r15\n"
+        "\tmovabsq $" STR(SEED_RBX) ", %rbx\n"
+        "\tmovabsq $" STR(SEED_RBP) ", %rbp\n"
+        "\tmovabsq $" STR(SEED_R12) ", %r12\n"
+        "\tmovabsq $" STR(SEED_R13) ", %r13\n"
+        "\tmovabsq $" STR(SEED_R14) ", %r14\n"
+        "\tmovabsq $" STR(SEED_R15) ", %r15\n"
         "\tcall fc_uc_guard\n"
         "\tmovq 0(%rsp), %rdi\n"
         "\tmovq %rbx, 0(%rdi)\n\tmovq %rbp, 8(%rdi)\n\tmovq %r12, 16(%rdi)\n"
@@ -97,7 +96,7 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
     (void)ctx;
     if (si->si_addr != (void *)bad_page)
         _exit(3);   /* a fault of the test itself */
-    fc_uc_longjmp(&env, 1);
+    fc_uc_longjmp(&env);
 }
 
 static void check(int ok, const char *what)

@@ -4,7 +4,7 @@
  *
  * fc_uc_guard(env, fn, a0, a1, a2) calls fn(a0, a1, a2) (the memcpy or memset
  * kernel, or the touch-then-move of overlapping copies) and returns 0; when the
- * handler calls fc_uc_longjmp(env, 1) during fn, it returns 1 instead.
+ * handler calls fc_uc_longjmp(env) during fn, it returns 1 instead.
  *
  * Why: on the Intel (Emerald Rapids) VM, fcbench --group user, six processes
  * each: fc_copy_user cost 7.0-7.7 ns above fc_memcpy at 1-256 bytes with glibc
@@ -16,7 +16,7 @@
  * handler; the usercopy-small target allows 5.  No signal mask is saved: the
  * handler restores the interrupted mask itself before it jumps.
  *
- * struct uc_jmp (src/usercopy.c), 8-byte words:
+ * struct uc_jmp (uc_jmp.h), 8-byte words:
  *   0..5  rbx rbp r12 r13 r14 r15   the registers fc_uc_guard's caller expects
  *         kept (fn may have changed them when it faulted)
  *   6     rsp inside fc_uc_guard, where .Lfault expects it
@@ -98,7 +98,6 @@ fc_uc_longjmp:
         movq    32(%rdi), %r14
         movq    40(%rdi), %r15
         movq    48(%rdi), %rsp
-        movl    %esi, %eax
-        jmp     .Lfault
+        jmp     .Lfault                 /* which returns 1 */
         .cfi_endproc
         .size   fc_uc_longjmp, .-fc_uc_longjmp
