@@ -227,15 +227,28 @@ static void test_intel_emerald_rapids(void **s)
     assert_non_null(strstr(fc_x86_uarch(&c), "Sapphire Rapids"));
     assert_non_null(strstr(d.why[FC_MEMCPY], "rep movsb from 4 KiB"));
     assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb from 8 KiB"));
-    assert_int_equal(d.tun.nt_threshold, 75 * MiB); /* Intel: L3/4 */
+    /* Intel: L3/4 = 75 MiB, but at most 32 MiB under a hypervisor (measured) */
+    assert_int_equal(d.tun.nt_threshold, 32 * MiB);
     /* measured: rep movsb from 4 KiB, rep stosb from 8 KiB, both to nt */
     assert_int_equal(d.tun.rep_movsb_threshold, 4096);
-    assert_int_equal(d.tun.rep_movsb_stop, 75 * MiB);
+    assert_int_equal(d.tun.rep_movsb_stop, 32 * MiB);
     assert_int_equal(d.tun.rep_stosb_threshold, 8192);
     assert_int_equal(d.tun.rep_stosb_stop, 8192);
     assert_int_equal(d.tun.rep_stosb_resume, 8192);
     assert_int_equal(d.tun.alias_backward_stop, 0); /* forward measured faster here */
     assert_int_equal(d.tun.memset_masked_max, 64);  /* one masked store up to 64 B */
+    /* the same CPU on bare metal: L3/4 (the cap is for guests only) */
+    c.features &= ~(uint32_t)FC_X86_HYPERVISOR;
+    d = decide(c);
+    assert_int_equal(d.tun.nt_threshold, 75 * MiB);
+    assert_int_equal(d.tun.rep_movsb_stop, 75 * MiB);
+    /* a guest whose reported L3 is small already keeps L3/4 (16 MiB -> 4 MiB) */
+    c.features |= FC_X86_HYPERVISOR;
+    c.l3_size = 16 * MiB;
+    d = decide(c);
+    assert_int_equal(d.tun.nt_threshold, 4 * MiB);
+    assert_int_equal(d.tun.rep_movsb_stop, 4 * MiB);
+    c.l3_size = 300 * MiB;
     /* without the OS's ZMM state it is the AVX2 + rep movsb path again */
     c.features &= ~(uint32_t)FC_X86_OS_ZMM;
     d = decide(c);
