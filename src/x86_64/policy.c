@@ -210,17 +210,20 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * host's 300 MiB L3 (L3/4 = 75 MiB), but what it can keep cached is
          * shared with other guests: copies run at L3 speed only to ~16 MiB (13
          * GB/s, then 7-8 GB/s).  Same rule as above, per size the path whose
-         * worse ratio (hot or cold) is smaller, from fcbench --tune (time
-         * streaming / cached): memcpy 32 MiB hot 0.72 cold 0.64, 64 MiB hot 0.67;
-         * memset 32 MiB hot 0.70 cold 0.58, 64 MiB hot 0.63; but memset 16 MiB hot
-         * 1.13 (cached wins).  So 32 MiB.  Checked in one fcbench run against the
+         * worse ratio (hot or cold) is smaller.  fcbench --tune (time streaming /
+         * cached): memcpy 32 MiB hot 0.72 cold 0.64, 64 MiB hot 0.67; memset 32
+         * MiB hot 0.70 cold 0.58, 64 MiB hot 0.63; but memset 16 MiB hot 1.13
+         * (cached wins).  Streaming wins both regimes from 32 MiB, so against
+         * glibc (cached up to its own 114 MiB here) or the best peer the answer is
+         * the same: 32 MiB.  Checked in one fcbench run against the
          * 75 MiB build (--with both): 48-64 MiB memcpy/memmove 1.24-1.36x glibc
          * against 0.97-1.03x, memset 1.24-1.43x against 0.97; and a copy or memset
          * of 32-64 MiB followed by a read of all of dst, or of its last 4 MiB
          * (what cached stores would leave in the cache), took 0.58-0.84x the
          * time (memcpy 32 MiB then read: 7.4 vs 9.2 ms), memset 32 MiB then its
          * last 4 MiB 0.98x.  Bare metal (no hypervisor bit) keeps L3/4: not
-         * measured. */
+         * measured.  A guest with a host's L3 to itself (a whole-socket VM) may
+         * gain from a larger value: `fcbench --tune` measures it there. */
         if (has(c, FC_X86_HYPERVISOR) && d->tun.nt_threshold > 32 * MiB)
             d->tun.nt_threshold = d->tun.rep_movsb_stop = 32 * MiB;
         /* memset below 64 bytes: one masked store behind a size branch instead of
