@@ -221,7 +221,10 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * of 32-64 MiB followed by a read of all of dst, or of its last 4 MiB
          * (what cached stores would leave in the cache), took 0.58-0.84x the
          * time (memcpy 32 MiB then read: 7.4 vs 9.2 ms), memset 32 MiB then its
-         * last 4 MiB 0.98x.  Bare metal (no hypervisor bit) keeps L3/4: not
+         * last 4 MiB 0.98x.  Not 24 MiB: there a memset followed by a read of
+         * all of dst took 1.18-1.31x the time with streaming stores (3.3-3.6 vs
+         * 2.7-2.8 ms), though the fixed-size cells gained (memcpy 1.15-1.38x
+         * glibc against 0.97-1.19x).  Bare metal (no hypervisor bit) keeps L3/4: not
          * measured.  A guest with a host's L3 to itself (a whole-socket VM) may
          * gain from a larger value: `fcbench --tune` measures it there. */
         if (has(c, FC_X86_HYPERVISOR) && d->tun.nt_threshold > 32 * MiB)
