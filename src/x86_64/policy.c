@@ -24,7 +24,7 @@
  * AOCL uses the same fraction), and L3/4 on Intel, whose L3 is shared by the whole
  * package (glibc's choice since 2.38); at most 32 MiB on Intel Sapphire Rapids and
  * later under a hypervisor, where that package is shared with other guests
- * (measured: see fc_x86_policy).  VMs report zero or absurd caches (glibc
+ * (measured: see nt_threshold).  VMs report zero or absurd caches (glibc
  * bugs 29953, 30428, 32470).  Our own reference VM has no topology leaves and its
  * legacy leaf 0x80000006 claims a 508 MiB L3 (the whole socket; the CCX really has
  * 32 MiB), which would start non-temporal stores at 381 MiB, worse than glibc's
@@ -128,6 +128,28 @@ static uint64_t nt_threshold(const struct fc_x86_cpu *c)
         t = l3 / 4 * 3;
     else
         t = l3 / 2;
+    /* Non-temporal stores under a hypervisor: this VM's CPUID reports the host's
+     * 300 MiB L3 (L3/4 = 75 MiB), but what it can keep cached is shared with other
+     * guests: copies run at L3 speed only to ~16 MiB (13 GB/s, then 7-8 GB/s).
+     * Decided by the policy's rule (fc_x86_policy): per size, the path whose worse
+     * ratio (hot or cold) is smaller.  fcbench --tune (time streaming / cached): memcpy 32 MiB
+     * hot 0.72 cold 0.64, 64 MiB hot 0.67; memset 32 MiB hot 0.70 cold 0.58, 64 MiB
+     * hot 0.63; but memset 16 MiB hot 1.13 (cached wins).  Streaming wins both
+     * regimes from 32 MiB, so against glibc (cached up to its own 114 MiB here) or
+     * the best peer the answer is the same: 32 MiB.  Checked in one fcbench run
+     * against the 75 MiB build (--with both): 48-64 MiB memcpy/memmove 1.24-1.36x
+     * glibc against 0.97-1.03x, memset 1.24-1.43x against 0.97; and a copy or
+     * memset of 32-64 MiB followed by a read of all of dst, or of its last 4 MiB
+     * (what cached stores would leave in the cache), took 0.58-0.84x the time
+     * (memcpy 32 MiB then read: 7.4 vs 9.2 ms), memset 32 MiB then its last 4 MiB
+     * 0.98x.  Not 24 MiB: there a memset followed by a read of all of dst took
+     * 1.18-1.31x the time with streaming stores (3.3-3.6 vs 2.7-2.8 ms), though the
+     * fixed-size cells gained (memcpy 1.15-1.38x glibc against 0.97-1.19x).  Bare
+     * metal (no hypervisor bit) keeps L3/4: not measured.  A guest with a host's L3
+     * to itself (a whole-socket VM) may gain from a larger value: `fcbench --tune`
+     * measures it there. */
+    if (intel_full_clock_avx512(c) && has(c, FC_X86_HYPERVISOR) && t > 32 * MiB)
+        t = 32 * MiB;
     if (t < NT_MIN)
         t = NT_MIN;
     if (t > NT_MAX)
@@ -206,29 +228,6 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * 42-44 ns, backward 45-52 ns (glibc 47-53); memmove dst = src + 4096:
          * 33.5 vs 38.4 ns.  So never (0). */
         d->tun.alias_backward_stop = 0;
-        /* Non-temporal stores under a hypervisor: this VM's CPUID reports the
-         * host's 300 MiB L3 (L3/4 = 75 MiB), but what it can keep cached is
-         * shared with other guests: copies run at L3 speed only to ~16 MiB (13
-         * GB/s, then 7-8 GB/s).  Same rule as above, per size the path whose
-         * worse ratio (hot or cold) is smaller.  fcbench --tune (time streaming /
-         * cached): memcpy 32 MiB hot 0.72 cold 0.64, 64 MiB hot 0.67; memset 32
-         * MiB hot 0.70 cold 0.58, 64 MiB hot 0.63; but memset 16 MiB hot 1.13
-         * (cached wins).  Streaming wins both regimes from 32 MiB, so against
-         * glibc (cached up to its own 114 MiB here) or the best peer the answer is
-         * the same: 32 MiB.  Checked in one fcbench run against the
-         * 75 MiB build (--with both): 48-64 MiB memcpy/memmove 1.24-1.36x glibc
-         * against 0.97-1.03x, memset 1.24-1.43x against 0.97; and a copy or memset
-         * of 32-64 MiB followed by a read of all of dst, or of its last 4 MiB
-         * (what cached stores would leave in the cache), took 0.58-0.84x the
-         * time (memcpy 32 MiB then read: 7.4 vs 9.2 ms), memset 32 MiB then its
-         * last 4 MiB 0.98x.  Not 24 MiB: there a memset followed by a read of
-         * all of dst took 1.18-1.31x the time with streaming stores (3.3-3.6 vs
-         * 2.7-2.8 ms), though the fixed-size cells gained (memcpy 1.15-1.38x
-         * glibc against 0.97-1.19x).  Bare metal (no hypervisor bit) keeps L3/4: not
-         * measured.  A guest with a host's L3 to itself (a whole-socket VM) may
-         * gain from a larger value: `fcbench --tune` measures it there. */
-        if (has(c, FC_X86_HYPERVISOR) && d->tun.nt_threshold > 32 * MiB)
-            d->tun.nt_threshold = d->tun.rep_movsb_stop = 32 * MiB;
         /* memset below 64 bytes: one masked store behind a size branch instead of
          * the branch-free four stores (memset_avx512.S).  Same rule, over the
          * regimes: time / best peer's (geometric means, one run, MemsetGoogle*
