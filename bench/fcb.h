@@ -216,6 +216,15 @@ double fcb_t975(int df);
  * proven"), 0 when it contains zero ("no difference proven"), -1 when n < 2. */
 int fcb_compare(const double *a, int na, const double *b, int nb, double *diff,
                 double *lo, double *hi);
+/* The paired form, for samples taken in pairs (a[k] and b[k] measured together,
+ * e.g. in the same process of `fcbench --processes`): the ratios a[k] / b[k], the
+ * mean of their logarithms and its 95% Student t interval with n - 1 degrees of
+ * freedom, so that what scales both samples of a pair alike (a slow phase of the
+ * machine) cancels; diff, lo and hi are that mean and interval as ns per call at
+ * b's median ((ratio - 1) x median of b).  Same return values; -1 also for a
+ * sample <= 0. */
+int fcb_compare_paired(const double *a, const double *b, int n, double *diff, double *lo,
+                       double *hi);
 
 /* ---- pass/fail targets (fcb_targets.c; `fcbench --targets`) ------------------------ *
  * One row per speed target: which cases (shell pattern on the case name, optionally

@@ -19,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
@@ -39,6 +41,27 @@ struct result {
 
 static struct fcb_state st;
 static struct result *res;
+static int closed(FILE *f, const char *path);
+
+/* --processes N: the whole measurement runs in N fresh processes, one after the
+ * other (each its own exec, so its own address-space layout: where the libraries'
+ * code lands moves the branch predictors' view of it, and on this project's VMs
+ * that alone moved single cells by up to 30% between processes, identical code
+ * included).  Each item's samples are then its N per-process medians, and every
+ * comparison pairs them by process (fcb_compare_paired).  nproc 1 = one process,
+ * samples = rounds, unpaired. */
+static int nproc = 1;
+static const char *child_out;   /* --child-out FILE: a child of --processes */
+
+static int compare(const struct fcb_item *a, const struct fcb_item *b, double *diff,
+                   double *lo, double *hi)
+{
+    if (nproc > 1)
+        return fcb_compare_paired(a->ns, b->ns, a->nsamples < b->nsamples ? a->nsamples
+                                                                           : b->nsamples,
+                                  diff, lo, hi);
+    return fcb_compare(a->ns, a->nsamples, b->ns, b->nsamples, diff, lo, hi);
+}
 
 static const char *verdict_str(const struct result *r)
 {
@@ -179,6 +202,141 @@ static void run_all(void)
              (fcb_now_ns() - t0) / 1e9, n, R, retaken);
 }
 
+/* A child of --processes: one line per item, in item order, for the parent. */
+static int write_child_out(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fcb_err("--child-out '%s': %s\n", path, strerror(errno));
+        return 1;
+    }
+    fprintf(f, "fcbench-child 1 %d\n", st.nitems);
+    for (int j = 0; j < st.nitems; j++) {
+        struct fcb_summary s;
+        fcb_summarize(st.items[j].ns, st.items[j].nsamples, &s);
+        fprintf(f, "%s %s %.17g %llu\n", st.cases[st.items[j].c].name,
+                st.impls[st.items[j].i].name, s.median,
+                (unsigned long long)st.items[j].iters);
+    }
+    return closed(f, path);
+}
+
+/* --processes N: runs this program N times (the same options, without
+ * --processes, --csv and --json, plus --child-out FILE; its table goes to
+ * /dev/null), one process after the other, and takes sample k of every item from
+ * process k: that process's median.  The parent has built the same cases and
+ * items (same options, same seed), so the children's lines must name them in the
+ * same order.  0, or the exit status to leave with after one line on stderr. */
+static int run_processes(int argc, char **argv)
+{
+    char self[4096], path[4200];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (l <= 0) {
+        fcb_err("--processes: cannot find this program (/proc/self/exe): %s\n",
+                strerror(errno));
+        return 1;
+    }
+    self[l] = 0;
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/fcbench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        fcb_err("--processes: cannot create a file in %s: %s\n",
+                tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+        return 1;
+    }
+    close(fd);
+    char **cargv = calloc((size_t)argc + 3, sizeof *cargv);
+    int n = 0, rc = 0;
+    cargv[n++] = argv[0];
+    for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "--processes") || !strcmp(argv[k], "--csv") ||
+            !strcmp(argv[k], "--json")) {
+            k++;
+            continue;
+        }
+        cargv[n++] = argv[k];
+    }
+    cargv[n++] = "--child-out";
+    cargv[n++] = path;
+    cargv[n] = NULL;
+    for (int j = 0; j < st.nitems; j++) {
+        double *ns = realloc(st.items[j].ns, sizeof(double) * (size_t)nproc);
+        if (!ns) {
+            fcb_err("--processes: out of memory\n");
+            rc = 1;
+            goto out;
+        }
+        st.items[j].ns = ns;
+        st.items[j].nsamples = 0;
+    }
+    double t0 = fcb_now_ns();
+    for (int p = 0; p < nproc && !rc; p++) {
+        progress(1, "process %d/%d%s", p + 1, nproc, p ? "" : " (each a whole run)");
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+            fcb_err("--processes: fork: %s\n", strerror(errno));
+            rc = 1;
+            break;
+        }
+        if (pid == 0) {
+            int dn = open("/dev/null", O_WRONLY);
+            if (dn >= 0)
+                dup2(dn, 1);
+            execv(self, cargv);
+            fcb_err("--processes: cannot run %s: %s\n", self, strerror(errno));
+            _exit(127);
+        }
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+            if (WIFEXITED(status))
+                fcb_err("--processes: process %d/%d exited with status %d\n", p + 1, nproc,
+                        WEXITSTATUS(status));
+            else
+                fcb_err("--processes: process %d/%d killed by signal %d\n", p + 1, nproc,
+                        WTERMSIG(status));
+            rc = WIFEXITED(status) && WEXITSTATUS(status) == 4 ? 4 : 1; /* 4: wrong result */
+            break;
+        }
+        FILE *f = fopen(path, "r");
+        int ver = 0, items = -1;
+        if (!f || fscanf(f, "fcbench-child %d %d", &ver, &items) != 2 || ver != 1 ||
+            items != st.nitems) {
+            fcb_err("--processes: process %d/%d left no results for the %d items (%s)\n",
+                    p + 1, nproc, st.nitems, path);
+            rc = 1;
+        }
+        for (int j = 0; !rc && j < st.nitems; j++) {
+            char cname[128], iname[128];
+            double med;
+            unsigned long long iters;
+            struct fcb_item *it = &st.items[j];
+            if (fscanf(f, "%127s %127s %lg %llu", cname, iname, &med, &iters) != 4 ||
+                strcmp(cname, st.cases[it->c].name) || strcmp(iname, st.impls[it->i].name)) {
+                fcb_err("--processes: process %d/%d measured other items than this one "
+                        "(item %d: %s %s)\n", p + 1, nproc, j + 1, st.cases[it->c].name,
+                        st.impls[it->i].name);
+                rc = 1;
+                break;
+            }
+            it->ns[p] = med;
+            it->nsamples = p + 1;
+            it->iters = iters;
+        }
+        if (f)
+            fclose(f);
+    }
+    if (!rc)
+        progress(1, "%d processes done in %.1f s", nproc, (fcb_now_ns() - t0) / 1e9);
+out:
+    unlink(path);
+    free(cargv);
+    return rc;
+}
+
 static void analyse(void)
 {
     res = calloc(st.nitems > 0 ? (size_t)st.nitems : 1u, sizeof *res);
@@ -200,8 +358,7 @@ static void analyse(void)
             struct fcb_summary bs;
             fcb_summarize(b->ns, b->nsamples, &bs);
             r->speedup = r->s.median > 0 ? bs.median / r->s.median : NAN;
-            r->verdict = fcb_compare(it->ns, it->nsamples, b->ns, b->nsamples, &r->diff,
-                                     &r->lo, &r->hi);
+            r->verdict = compare(it, b, &r->diff, &r->lo, &r->hi);
         }
     }
     free(libc_of);
@@ -270,8 +427,14 @@ static void print_context(FILE *f)
     if (st.dropin_how[0])
         fprintf(f, "# dropin = %s (its exported memcpy/memmove/memset, as a program calls them)\n",
                 st.dropin_how);
-    fprintf(f, "# %d rounds, ~%.0f us per sample, %d cases, %d items%s\n", st.cfg.rounds,
-            st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
+    if (nproc > 1)
+        fprintf(f, "# %d processes x %d rounds, ~%.0f us per sample, %d cases, %d items%s; "
+                   "per cell the median of the %d per-process medians, compared in pairs by "
+                   "process\n", nproc, st.cfg.rounds, st.cfg.sample_us, st.ncases, st.nitems,
+                st.cfg.quick ? ", --quick" : "", nproc);
+    else
+        fprintf(f, "# %d rounds, ~%.0f us per sample, %d cases, %d items%s\n", st.cfg.rounds,
+                st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
 }
 
 /* ---- the table ---------------------------------------------------------------------- */
@@ -441,12 +604,12 @@ static int write_json(FILE *f, const char *path)
     cpu_model(model, sizeof model);
     fprintf(f, "{\n  \"context\": {\"libfastcopy\": \"%s\", \"date\": \"%s\", \"arch\": \"%s\", \"libc\": \"%s\", "
                "\"cpu\": \"%s\", \"cpus_online\": %ld, \"pinned_cpu\": %d, "
-               "\"l1d\": %zu, \"l2\": %zu, \"l3\": %zu, \"rounds\": %d, "
+               "\"l1d\": %zu, \"l2\": %zu, \"l3\": %zu, \"rounds\": %d, \"processes\": %d, "
                "\"sample_us\": %.1f, \"quick\": %s, \"libc_how\": \"%s\", "
                "\"selected\": {\"memcpy\": \"%s\", \"memmove\": \"%s\", \"memset\": \"%s\"}},\n"
                "  \"results\": [\n",
             fc_version(), when, fcb_arch(), libc_version(), model, sysconf(_SC_NPROCESSORS_ONLN), st.cpu,
-            st.cache.l1, st.cache.l2, st.cache.l3, st.cfg.rounds, st.cfg.sample_us,
+            st.cache.l1, st.cache.l2, st.cache.l3, st.cfg.rounds, nproc, st.cfg.sample_us,
             st.cfg.quick ? "true" : "false", st.libc_how, fc_selected("memcpy"),
             fc_selected("memmove"), fc_selected("memset"));
     for (int j = 0; j < st.nitems; j++) {
@@ -597,8 +760,7 @@ static int eval_targets(FILE *f, int all)
             /* Is the excess over the limit statistically proven in this case? */
             double d, lo = NAN, hi;
             if (b >= 0)
-                fcb_compare(st.items[a].ns, st.items[a].nsamples, st.items[b].ns,
-                            st.items[b].nsamples, &d, &lo, &hi);
+                compare(&st.items[a], &st.items[b], &d, &lo, &hi);
             double bytes = (double)st.cases[c].size;
             int proven = tg->kind == FCB_T_DIFF_NS ? lo > tg->limit
                          : tg->kind == FCB_T_ABS_NS ? res[a].s.min > tg->limit
@@ -713,8 +875,7 @@ static void print_peer_counts(FILE *f)
                 if (a < 0 || b < 0 || a == b)
                     continue;
                 double d, lo, hi, mb = res[b].s.median;
-                fcb_compare(st.items[a].ns, st.items[a].nsamples, st.items[b].ns,
-                            st.items[b].nsamples, &d, &lo, &hi);
+                compare(&st.items[a], &st.items[b], &d, &lo, &hi);
                 int k = lo > PEER_MARGIN * mb ? 0 : hi < -PEER_MARGIN * mb ? 1 : 2;
                 cnt[k]++;
                 double r = res[a].s.median / mb;
@@ -797,6 +958,46 @@ static int self_test(void)
         printf("FAIL false/true positive rates\n");
         bad++;
     }
+    /* 3b. The paired form (--processes).  Worked examples: ratios 2, 2, 2 -> a
+     *     proven doubling, +1 x b's median (2 ns); ratios 2, 1, 1/2 -> log mean 0,
+     *     not proven.  Then per-pair scale factors (a machine phase, sd 20% on the
+     *     log) on both samples of each of 7 pairs, 1% noise of their own: the
+     *     paired test keeps ~5% false positives and proves a 5% shift nearly
+     *     always, which the unpaired test under that scale noise mostly cannot. */
+    {
+        double pa[3] = {2, 4, 8}, pb[3] = {1, 2, 4}, pc[3] = {1, 4, 16};
+        int v1 = fcb_compare_paired(pa, pb, 3, &d, &lo, &hi);
+        if (v1 != 1 || fabs(d - 2) > 1e-9 || fabs(lo - 2) > 1e-9 || fabs(hi - 2) > 1e-9) {
+            printf("FAIL paired example 1: v=%d diff=%g [%g, %g]\n", v1, d, lo, hi);
+            bad++;
+        }
+        int v2 = fcb_compare_paired(pa, pc, 3, &d, &lo, &hi);
+        if (v2 != 0 || fabs(d) > 1e-9) {
+            printf("FAIL paired example 2: v=%d diff=%g [%g, %g]\n", v2, d, lo, hi);
+            bad++;
+        }
+        int pfp = 0, ptp = 0, utp = 0;
+        for (int k = 0; k < trials; k++) {
+            double x[7], y[7], z[7];
+            for (int i = 0; i < 7; i++) {
+                double f = exp(0.2 * gauss(&seed));
+                x[i] = 100 * f * exp(0.01 * gauss(&seed));
+                y[i] = 100 * f * exp(0.01 * gauss(&seed));
+                z[i] = 105 * f * exp(0.01 * gauss(&seed));
+            }
+            pfp += fcb_compare_paired(x, y, 7, &d, &lo, &hi) == 1;
+            ptp += fcb_compare_paired(z, x, 7, &d, &lo, &hi) == 1;
+            utp += fcb_compare(z, 7, x, 7, &d, &lo, &hi) == 1;
+        }
+        printf("stats, paired: same distribution: %.1f%% 'difference proven' (expect ~5%%); "
+               "5%% shift under 20%% scale noise: %.1f%% proven (unpaired %.1f%%)\n",
+               100.0 * pfp / trials, 100.0 * ptp / trials, 100.0 * utp / trials);
+        if (pfp > trials * 0.08 || pfp < trials * 0.02 || ptp < trials * 0.95 ||
+            utp > trials * 0.5) {
+            printf("FAIL paired false/true positive rates\n");
+            bad++;
+        }
+    }
     /* 4. Live: the system libc against itself ("libc2" = the same functions through a
      *    second table entry), interleaved and shuffled like a real run.  Each case is a
      *    5% coin toss even when everything is right, and more on a loaded machine
@@ -876,7 +1077,11 @@ static void usage(void)
           "  --targets           run only what fcb_targets.c needs, print PASS/FAIL lines\n"
           "                      (exit status 3 when one fails)\n"
           "  --self-test         check the statistics; libc against itself must say\n"
-          "                      \"no difference proven\"\n",
+          "                      \"no difference proven\"\n"
+          "  --processes N       the whole run N times, each in a fresh process (its own\n"
+          "                      code placement and machine phase); a cell's samples are\n"
+          "                      then the N per-process medians, compared in pairs by\n"
+          "                      process (2..64; N times as long)\n",
           stdout);
     fcb_config_usage();
 }
@@ -929,6 +1134,25 @@ int main(int argc, char **argv)
                 return 2;
             }
         }
+        else if (!strcmp(a, "--processes") || !strcmp(a, "--child-out")) {
+            if (k + 1 == argc) {
+                fprintf(stderr, "fcbench: %s needs a value\n", a);
+                return 2;
+            }
+            const char *v = argv[++k];
+            if (a[2] == 'c') {
+                child_out = v;
+                continue;
+            }
+            char *end;
+            errno = 0;
+            long u = strtol(v, &end, 10);
+            if (end == v || *end || errno || u < 2 || u > 64) {
+                fprintf(stderr, "fcbench: --processes '%s': not a number 2..64\n", v);
+                return 2;
+            }
+            nproc = (int)u;
+        }
         else if (!strcmp(a, "--targets"))
             targets = 1;
         else if (!strcmp(a, "--self-test"))
@@ -944,6 +1168,13 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    if ((selftest || tune) && nproc > 1) {
+        fprintf(stderr, "fcbench: --processes works with a measuring run, not with %s\n",
+                tune ? "--tune" : "--self-test");
+        return 2;
+    }
+    if (child_out)
+        nproc = 1;
     if (selftest)
         return self_test();
     if (tune) {
@@ -1016,12 +1247,25 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    print_context(stderr);
+    if (!child_out)
+        print_context(stderr);
     if (verify_all()) {
         fprintf(stderr, "fcbench: not timing a broken implementation; fix it first\n");
         return 4;
     }
-    run_all();
+    if (child_out) {
+        run_all();
+        rc = write_child_out(child_out);
+        fcb_teardown(&st);
+        return rc;
+    }
+    if (nproc > 1) {
+        rc = run_processes(argc, argv);
+        if (rc)
+            return rc;
+    } else {
+        run_all();
+    }
     analyse();
     print_table(stdout);
     print_peer_counts(stdout);

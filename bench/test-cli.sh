@@ -62,6 +62,11 @@ refuse "$fcb" "--objective" --tune --objective
 refuse "$fcb" "--out" --tune --out ''
 refuse "$fcb" "--tune takes only" --tune --quick --group sizes
 refuse "$fcb" "--group" --list --quick --func memset --group dist
+refuse "$fcb" "'1'" --processes 1
+refuse "$fcb" "'many'" --processes many
+refuse "$fcb" "--processes" --processes
+refuse "$fcb" "--tune" --tune --processes 2
+refuse "$fcb" "--self-test" --self-test --processes 3
 
 # Good input.
 v=$(${MESON_EXE_WRAPPER:-} "$fcb" --version) && [ "$(echo "$v" | wc -l)" -eq 1 ] && ok || bad "fcbench --version: $v"
@@ -82,6 +87,21 @@ ${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --
 grep -q '^memcpy,sizes,memcpy/sizes/16,16,0,auto,auto,' "$tmp/o.csv" && [ "$(grep -c '^mem' "$tmp/o.csv")" -eq 4 ] \
   && grep -q '"libfastcopy": "' "$tmp/o.json" && grep -q '"case": "memset/sizes/64"' "$tmp/o.json" && ok \
   || bad "tiny run: want 4 CSV rows (libc and auto on 2 cases) and the JSON: $(cat "$tmp/o.csv")"
+
+# --processes: each process's median is one sample; the table says so, the JSON
+# holds N samples per item, and the CSV has its rows.  (Not under an emulator:
+# the children are exec'ed directly.)
+if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
+  mkdir "$tmp/td"
+  TMPDIR=$tmp/td "$fcb" --quick --no-progress --processes 2 --rounds 2 --sample-us 20 --impl auto \
+      --case 'memcpy/sizes/16,memset/sizes/64' --csv "$tmp/p.csv" --json "$tmp/p.json" \
+      >"$tmp/ptable" 2>"$tmp/err" || bad "--processes 2 failed: $(cat "$tmp/err")"
+  grep -q '^# 2 processes x 2 rounds' "$tmp/ptable" && grep -q '"processes": 2' "$tmp/p.json" \
+    && [ "$(grep -c '"samples_ns": \[[0-9.]*, [0-9.]*\]' "$tmp/p.json")" -eq 4 ] \
+    && [ "$(grep -c '^mem' "$tmp/p.csv")" -eq 4 ] && [ "$(grep -c '^# fcbench ' "$tmp/err")" -eq 1 ] \
+    && ok || bad "--processes 2: want the header line, 2 samples per item, 4 CSV rows, one context on stderr: $(head -12 "$tmp/ptable") $(cat "$tmp/err")"
+  [ -z "$(ls "$tmp/td")" ] && ok || bad "--processes left files in its TMPDIR: $(ls "$tmp/td")"
+fi
 
 # --targets: the floor-ratio rows print the number the CSV's medians give,
 # (ours - empty) / (libc - empty), and the run exits 0 (all pass) or 3 (one fails).
