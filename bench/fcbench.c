@@ -202,7 +202,8 @@ static void run_all(void)
              (fcb_now_ns() - t0) / 1e9, n, R, retaken);
 }
 
-/* A child of --processes: one line per item, in item order, for the parent. */
+/* A child of --processes: one line per item, in item order, for the parent:
+ * case, impl, median, iters, separated by tabs (a --dist name may hold spaces). */
 static int write_child_out(const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -214,7 +215,7 @@ static int write_child_out(const char *path)
     for (int j = 0; j < st.nitems; j++) {
         struct fcb_summary s;
         fcb_summarize(st.items[j].ns, st.items[j].nsamples, &s);
-        fprintf(f, "%s %s %.17g %llu\n", st.cases[st.items[j].c].name,
+        fprintf(f, "%s\t%s\t%.17g\t%llu\n", st.cases[st.items[j].c].name,
                 st.impls[st.items[j].i].name, s.median,
                 (unsigned long long)st.items[j].iters);
     }
@@ -298,19 +299,24 @@ static int run_processes(int argc, char **argv)
         }
         FILE *f = fopen(path, "r");
         int ver = 0, items = -1;
-        if (!f || fscanf(f, "fcbench-child %d %d", &ver, &items) != 2 || ver != 1 ||
+        char line[512];
+        if (!f || !fgets(line, sizeof line, f) ||
+            sscanf(line, "fcbench-child %d %d", &ver, &items) != 2 || ver != 1 ||
             items != st.nitems) {
             fcb_err("--processes: process %d/%d left no results for the %d items (%s)\n",
                     p + 1, nproc, st.nitems, path);
             rc = 1;
         }
         for (int j = 0; !rc && j < st.nitems; j++) {
-            char cname[128], iname[128];
-            double med;
-            unsigned long long iters;
             struct fcb_item *it = &st.items[j];
-            if (fscanf(f, "%127s %127s %lg %llu", cname, iname, &med, &iters) != 4 ||
-                strcmp(cname, st.cases[it->c].name) || strcmp(iname, st.impls[it->i].name)) {
+            char *cname = fgets(line, sizeof line, f) ? strtok(line, "\t") : NULL;
+            char *iname = cname ? strtok(NULL, "\t") : NULL;
+            char *mtxt = iname ? strtok(NULL, "\t") : NULL, *itxt = mtxt ? strtok(NULL, "\n") : NULL;
+            char *e1 = NULL, *e2 = NULL;
+            double med = mtxt ? strtod(mtxt, &e1) : NAN;
+            unsigned long long iters = itxt ? strtoull(itxt, &e2, 10) : 0;
+            if (!itxt || *e1 || *e2 || strcmp(cname, st.cases[it->c].name) ||
+                strcmp(iname, st.impls[it->i].name)) {
                 fcb_err("--processes: process %d/%d measured other items than this one "
                         "(item %d: %s %s)\n", p + 1, nproc, j + 1, st.cases[it->c].name,
                         st.impls[it->i].name);
