@@ -146,7 +146,10 @@ want=$(awk -F, -v c="$c" '$3 == c { m[$6] = $11 }
   END { a = ("dropin" in m) ? m["dropin"] : m["auto"]; if (m["libc"] > m["empty"]) printf "%.3f", (a - m["empty"]) / (m["libc"] - m["empty"]) }' "$tmp/t.csv" 2>/dev/null)
 for r in $rows; do
   got=$(sed -n "s#^\(PASS\|FAIL\) $r .*: worst \([0-9.]*\) at $c.*#\2#p" "$tmp/t.out")
-  [ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "--targets $r: worst '$got', want $want from the CSV: $(grep -- "$r" "$tmp/t.out")"
+  # The CSV's medians carry 4 decimals, so the ratio recomputed from them can differ
+  # from fcbench's own in the third decimal (0.905 against 0.904 seen): within 0.002.
+  [ -n "$got" ] && [ -n "$want" ] && awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d <= 0.002 && d >= -0.002) }' \
+    && ok || bad "--targets $r: worst '$got', want $want from the CSV: $(grep -- "$r" "$tmp/t.out")"
 done
 if grep -q '^# fcbench .*, musl, ' "$tmp/l.out"; then
   grep -Eq '^(PASS|FAIL) musl-mix-memset +memset mixes' "$tmp/t.out" && ok || bad "--targets: no musl-mix-memset row"
