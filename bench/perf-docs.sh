@@ -8,9 +8,12 @@
 #   bench/perf-docs.sh "AMD EPYC VM (CPUID family 0x1a 'Turin-like'), 2 cores" [BUILD_DIR]
 #
 # The label names the machine; the C library version and the date are added.
-# Takes a few minutes; run it on a quiet machine.  Extra fcbench options can be
-# passed in FCBENCH_ARGS (e.g. FCBENCH_ARGS="--rounds 25"); REPLOT=1 skips the run
-# and redraws from the existing docs/fcbench.csv.
+# The run is `fcbench --processes 5` (five whole runs in fresh processes, compared
+# in pairs: one process's code placement and machine phase moved single cells by up
+# to 30% on this project's VMs), about 10 minutes on them; PROCESSES=1 makes it one
+# run.  Run it on a quiet machine.  Extra fcbench options can be passed in
+# FCBENCH_ARGS (e.g. FCBENCH_ARGS="--rounds 25"); REPLOT=1 skips the run and
+# redraws from the existing docs/fcbench.csv.
 set -eu
 cd "$(dirname "$0")/.."
 machine=${1:?usage: bench/perf-docs.sh "machine label" [build dir]}
@@ -26,7 +29,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 if [ "${REPLOT:-0}" != 1 ]; then
   # shellcheck disable=SC2086
-  "$fcbench" ${FCBENCH_ARGS:-} --csv docs/fcbench.csv > docs/fcbench-table.txt
+  procs=${PROCESSES:-5}
+  [ "$procs" = 1 ] && procs= || procs="--processes $procs"
+  # shellcheck disable=SC2086
+  "$fcbench" $procs ${FCBENCH_ARGS:-} --csv docs/fcbench.csv > docs/fcbench-table.txt
 fi
 /usr/bin/python3 bench/plot.py docs/fcbench.csv docs --label "$label" > /dev/null
 mv docs/fcbench-summary.md "$tmp/summary.md"
