@@ -234,11 +234,12 @@ static int run_processes(int argc, char **argv)
     const char *self = "/proc/self/exe";
     char path[4200];
     const char *tmpdir = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/fcbench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!tmpdir || !*tmpdir)
+        tmpdir = "/tmp";
+    snprintf(path, sizeof path, "%s/fcbench-XXXXXX", tmpdir);
     int fd = mkstemp(path);
     if (fd < 0) {
-        fcb_err("--processes: cannot create a file in %s: %s\n",
-                tmpdir && *tmpdir ? tmpdir : "/tmp", strerror(errno));
+        fcb_err("--processes: cannot create a file in %s: %s\n", tmpdir, strerror(errno));
         return 1;
     }
     close(fd);
@@ -428,14 +429,15 @@ static void print_context(FILE *f)
     if (st.dropin_how[0])
         fprintf(f, "# dropin = %s (its exported memcpy/memmove/memset, as a program calls them)\n",
                 st.dropin_how);
+    fputs("# ", f);
     if (nproc > 1)
-        fprintf(f, "# %d processes x %d rounds, ~%.0f us per sample, %d cases, %d items%s; "
-                   "per cell the median of the %d per-process medians, compared in pairs by "
-                   "process\n", nproc, st.cfg.rounds, st.cfg.sample_us, st.ncases, st.nitems,
-                st.cfg.quick ? ", --quick" : "", nproc);
-    else
-        fprintf(f, "# %d rounds, ~%.0f us per sample, %d cases, %d items%s\n", st.cfg.rounds,
-                st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
+        fprintf(f, "%d processes x ", nproc);
+    fprintf(f, "%d rounds, ~%.0f us per sample, %d cases, %d items%s", st.cfg.rounds,
+            st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
+    if (nproc > 1)
+        fprintf(f, "; per cell the median of the %d per-process medians, compared in pairs "
+                   "by process", nproc);
+    fputc('\n', f);
 }
 
 /* ---- the table ---------------------------------------------------------------------- */
@@ -1141,7 +1143,7 @@ int main(int argc, char **argv)
                 return 2;
             }
             const char *v = argv[++k];
-            if (a[2] == 'c') {
+            if (!strcmp(a, "--child-out")) {
                 child_out = v;
                 continue;
             }

@@ -108,7 +108,7 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
 import json, math, statistics, sys
 r = json.load(open(sys.argv[1]))["results"]
 libc = {x["case"]: x["samples_ns"] for x in r if x["impl"] == "libc"}
-t = {1: 12.706}
+t = {1: 12.706}  # t(0.975, df) for df = processes - 1: this run has 2
 n = 0
 for x in r:
     if x["impl"] == "libc":

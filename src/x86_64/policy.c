@@ -148,8 +148,9 @@ static uint64_t nt_threshold(const struct fc_x86_cpu *c)
      * metal (no hypervisor bit) keeps L3/4: not measured.  A guest with a host's L3
      * to itself (a whole-socket VM) may gain from a larger value: `fcbench --tune`
      * measures it there. */
-    if (intel_full_clock_avx512(c) && has(c, FC_X86_HYPERVISOR) && t > 32 * MiB)
-        t = 32 * MiB;
+    const uint64_t guest_cap = 32 * MiB; /* the measurement above */
+    if (intel_full_clock_avx512(c) && has(c, FC_X86_HYPERVISOR) && t > guest_cap)
+        t = guest_cap;
     if (t < NT_MIN)
         t = NT_MIN;
     if (t > NT_MAX)
