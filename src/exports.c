@@ -189,16 +189,21 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
 /* memcpy, memmove and memset on x86_64: no trampoline at all when the avx512
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported
- * symbol is a copy of that kernel (src/x86_64/dropin_*.S) entered through a test
- * of fc_dropin_direct_<name>, which this resolver sets when it picks that kernel;
- * otherwise the call goes through the slot as above.  A jump before the kernel
- * cost 0.37-0.75 ns per call on Emerald Rapids (2.61 ns for a 12-byte copy). */
+ * symbol is a copy of that kernel (src/x86_64/dropin_*.S), one of whose first
+ * tests compares with fc_dropin_limit_<name> instead of a constant: this
+ * resolver sets it to the constant (fc_dropin_first_<name>, emitted by the
+ * kernel) when it picks that kernel, and leaves it 0 otherwise, which sends every
+ * call through the slot as above (src/x86_64/kernel_entry.h, ENTRY_TEST, with
+ * the measurements).  A jump before the kernel cost 0.37-0.75 ns per call on
+ * Emerald Rapids (2.61 ns for a 12-byte copy); a test of a flag byte on entry
+ * (before this form) cost 4-8% on small sizes and 2-6% on the fleet mixes. */
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
-    FC_HIDDEN unsigned char fc_dropin_direct_##name;                                 \
+    FC_HIDDEN size_t fc_dropin_limit_##name;                                         \
+    FC_HIDDEN extern const size_t fc_dropin_first_##name;                            \
     __attribute__((used)) static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params \
     {                                                                                \
         ret(*k) params = resolve_##r(a0, a1);                                        \
-        fc_dropin_direct_##name = k == kernel;                                       \
+        fc_dropin_limit_##name = k == kernel ? fc_dropin_first_##name : 0;           \
         return k;                                                                    \
     }                                                                                \
     FC_BIND(ret, name, params, direct_##name)
@@ -238,7 +243,7 @@ FC_HIDDEN void fc_bind_exports(void)
 #define FC_UNFILL(ret, name, params, r) FC_SLOT_FILL(name, (ret(*) params)fc_stub_##name);
 #ifdef FC_EXPORT_FALLTHROUGH
 #define FC_UNFILL_F(ret, name, params, r, kernel)                                    \
-    __atomic_store_n(&fc_dropin_direct_##name, 0, __ATOMIC_RELEASE);                 \
+    __atomic_store_n(&fc_dropin_limit_##name, 0, __ATOMIC_RELEASE);                 \
     FC_UNFILL(ret, name, params, r)
 #else
 #define FC_UNFILL_F(ret, name, params, r, kernel) FC_UNFILL(ret, name, params, r)

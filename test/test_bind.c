@@ -8,8 +8,9 @@
  *   - from 8 threads released at once, every exported name and the fc_* API;
  *   - from a signal handler that interrupts the program before any call;
  * and checks the results byte for byte, that each slot now holds the selected
- * variant's function (as fc_variants lists it) and that the x86_64 flag bytes
- * say whether the exported names run the avx512 kernel inline.  On aarch64 it
+ * variant's function (as fc_variants lists it) and that the x86_64 limit words
+ * say whether the exported names run the avx512 kernel inline (the bound of its
+ * ENTRY_TEST, src/x86_64/kernel_entry.h) or go through the slot (0).  On aarch64 it
  * also runs every memset variant with the DC ZVA tunables as a racing caller may
  * read them before the decision is visible to it (zero, or half copied: see
  * "Memory ordering" in src/dispatch.h). */
@@ -35,7 +36,7 @@ extern void *(*fc_slot_fc_memcpy)(void *, const void *, size_t);
 extern void *(*fc_slot_fc_memset)(void *, int, size_t);
 extern void fc_stub_memcpy(void), fc_stub_memset(void), fc_stub_fc_memcpy(void);
 #if defined(__x86_64__)
-extern unsigned char fc_dropin_direct_memcpy, fc_dropin_direct_memmove, fc_dropin_direct_memset;
+extern size_t fc_dropin_limit_memcpy, fc_dropin_limit_memmove, fc_dropin_limit_memset;
 #endif
 
 /* Called through volatile pointers: the compiler must not expand them inline. */
@@ -64,9 +65,10 @@ static void check_bound(void)
     assert_ptr_equal((void *)fc_slot_fc_memset, selected_fn("memset"));
     assert_true((void *)fc_slot_mempcpy != (void *)fc_stub_memcpy);
 #if defined(__x86_64__)
-    assert_int_equal(fc_dropin_direct_memcpy, !strcmp(fc_selected("memcpy"), "avx512"));
-    assert_int_equal(fc_dropin_direct_memmove, !strcmp(fc_selected("memmove"), "avx512"));
-    assert_int_equal(fc_dropin_direct_memset, !strcmp(fc_selected("memset"), "avx512"));
+    /* the bound of the avx512 kernel's ENTRY_TEST, or 0: through the slot */
+    assert_int_equal(fc_dropin_limit_memcpy, strcmp(fc_selected("memcpy"), "avx512") ? 0 : 4096);
+    assert_int_equal(fc_dropin_limit_memmove, strcmp(fc_selected("memmove"), "avx512") ? 0 : 4096);
+    assert_int_equal(fc_dropin_limit_memset, strcmp(fc_selected("memset"), "avx512") ? 0 : 256);
 #endif
 }
 
@@ -76,8 +78,8 @@ static void check_unbound(void)
     assert_ptr_equal((void *)fc_slot_memset, (void *)fc_stub_memset);
     assert_ptr_equal((void *)fc_slot_fc_memcpy, (void *)fc_stub_fc_memcpy);
 #if defined(__x86_64__)
-    assert_int_equal(fc_dropin_direct_memcpy, 0);
-    assert_int_equal(fc_dropin_direct_memset, 0);
+    assert_int_equal(fc_dropin_limit_memcpy, 0);
+    assert_int_equal(fc_dropin_limit_memset, 0);
 #endif
 }
 

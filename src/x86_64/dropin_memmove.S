@@ -6,6 +6,7 @@
  * not-taken test costs nothing measurable.  When another variant is chosen
  * (another CPU, or FASTCOPY_MEMMOVE), the test sends the call through the slot. */
 #define FC_DROPIN_NAME memmove
-#define FC_DROPIN_FLAG fc_dropin_direct_memmove
+#define FC_DROPIN_LIMIT fc_dropin_limit_memmove
+#define FC_DROPIN_FIRST fc_dropin_first_memmove
 #define FC_DROPIN_SLOT fc_slot_memmove
 #include "memmove_avx512.S"

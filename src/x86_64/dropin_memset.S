@@ -6,6 +6,7 @@
  * not-taken test costs nothing measurable.  When another variant is chosen
  * (another CPU, or FASTCOPY_MEMSET), the test sends the call through the slot. */
 #define FC_DROPIN_NAME memset
-#define FC_DROPIN_FLAG fc_dropin_direct_memset
+#define FC_DROPIN_LIMIT fc_dropin_limit_memset
+#define FC_DROPIN_FIRST fc_dropin_first_memset
 #define FC_DROPIN_SLOT fc_slot_memset
 #include "memset_avx512.S"

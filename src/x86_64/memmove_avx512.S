@@ -57,8 +57,9 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         xorl    %esi, %ecx              /* bit 12 set: src + 63 is in the next page */
         xorl    %edi, %r8d
         orl     %r8d, %ecx
-        testl   $4096, %ecx
-        jnz     .Lnear_end
+        /* bit 12 set, i.e. rcx >= 4096 (the 32-bit ops zeroed the upper half;
+         * a carry into bit 12 flips it, so no higher bit is set without it) */
+        ENTRY_TEST(4096, %rcx, .Lnear_end)
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx
         kmovq   %rcx, %k1
@@ -71,6 +72,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * is past 4032, so it is never the obstacle unless both are). */
         .p2align 4
 .Lnear_end:
+        DROPIN_DIVERT
         movl    %esi, %ecx
         movl    %edi, %r8d
         andl    $4095, %ecx
@@ -139,6 +141,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
 
         .p2align 4
 .Lmore_64:
+        DROPIN_DIVERT
         vmovdqu64 (%rsi), %zmm16
         vmovdqu64 -64(%rsi,%rdx), %zmm17
         cmpq    $128, %rdx

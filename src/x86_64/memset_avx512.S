@@ -41,9 +41,8 @@
 
 KERNEL_BEGIN(fc_memset_x86_avx512)
         movq    %rdi, %rax
+        ENTRY_TEST(256, %rdx, .Lmore_255)
         vpbroadcastb %esi, %zmm16
-        cmpq    $255, %rdx
-        ja      .Lmore_255
         movl    %edi, %ecx
         andl    $4095, %ecx
         cmpl    $4096 - 64, %ecx
@@ -96,6 +95,8 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
 
         .p2align 4
 .Lmore_255:
+        DROPIN_DIVERT
+        vpbroadcastb %esi, %zmm16
         cmpq    $256, %rdx
         ja      .Lmore_256
         vmovdqu64 %zmm16, (%rdi)
