@@ -16,7 +16,7 @@ FC_HIDDEN const char *fc_selected_reason(const char *func);
 /* Binding where the C library has no GNU IFUNC (musl; meson defines FC_NO_IFUNC).
  * Every name is still a jump through a slot, but the slot is writable and starts
  * at that name's resolving stub: the first call of any name runs fc_bind_all
- * (the one decision, then every slot and flag byte filled) and continues through
+ * (the one decision, then every slot and limit word filled) and continues through
  * its slot to the chosen variant, with its arguments untouched.  A constructor
  * calls fc_bind_all early.  Filling is idempotent (every caller stores the same
  * values), so racing first calls are harmless. */
