@@ -108,23 +108,35 @@ static void test_exports_interpose(void **s)
             if (kernel_copy) {
                 /* memcpy/memmove/memset: the avx512 kernel itself
                  * (src/x86_64/dropin_*.S), one of whose first compares (within 48
-                 * bytes) is "cmp limit(%rip),%rcx or %rdx; jae target": memcpy's
-                 * page-end test (limit 4096), memset's size test (limit 256),
+                 * bytes) reads a word the resolver set: memcpy/memmove's page-end
+                 * test "cmp limit(%rip),%rcx; jae near_end" (limit 4096), whose
+                 * target starts with the divert; memset's masked-size test "cmp
+                 * limit(%rip),%rdx; jb one_masked" (limit memset_masked_max + 1,
+                 * so 1..65), with the divert right after it.  The limit is that
                  * exactly when avx512 is the selected variant, else 0 (every call
-                 * takes the jae).  The target starts with "cmpq $0, limit(%rip);
-                 * je slot_jump", and slot_jump is "jmp *slot(%rip)". */
+                 * meets the divert).  The divert is "cmpq $0, limit(%rip); je
+                 * slot_jump", and slot_jump is "jmp *slot(%rip)". */
+                int is_memset = !strcmp(v[i].func, "memset");
                 const unsigned char *c = NULL;
                 for (int k = 0; k < 48 && !c; k++)
-                    if (t[k] == 0x48 && t[k + 1] == 0x3b && (t[k + 2] == 0x0d || t[k + 2] == 0x15))
+                    if (t[k] == 0x48 && t[k + 1] == 0x3b && t[k + 2] == (is_memset ? 0x15 : 0x0d))
                         c = t + k;
                 assert_non_null(c);
                 int32_t d;
                 memcpy(&d, c + 3, 4);
                 const size_t *limit = (const size_t *)(c + 7 + d);
                 int avx512 = !strcmp(v[i].name, "avx512");
-                assert_int_equal(*limit, avx512 ? (strcmp(v[i].func, "memset") ? 4096 : 256) : 0);
+                if (!avx512)
+                    assert_int_equal(*limit, 0);
+                else if (is_memset)
+                    assert_true(*limit >= 1 && *limit <= 65);
+                else
+                    assert_int_equal(*limit, 4096);
                 const unsigned char *j = c + 7;
-                if (j[0] == 0x73) { /* jae rel8 */
+                if (is_memset) {
+                    assert_int_equal(j[0], 0x72); /* jb rel8; the divert follows */
+                    t = j + 2;
+                } else if (j[0] == 0x73) { /* jae rel8 */
                     t = j + 2 + (int8_t)j[1];
                 } else {
                     assert_int_equal(j[0], 0x0f);
@@ -133,7 +145,7 @@ static void test_exports_interpose(void **s)
                     memcpy(&rel, j + 2, 4);
                     t = j + 6 + rel;
                 }
-                /* the target: cmpq $0, limit(%rip) (the same word); je */
+                /* the divert: cmpq $0, limit(%rip) (the same word); je */
                 assert_int_equal(t[0], 0x48);
                 assert_int_equal(t[1], 0x83);
                 assert_int_equal(t[2], 0x3d);

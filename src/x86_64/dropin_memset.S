@@ -3,8 +3,8 @@
  * On this project's Intel VM (Emerald Rapids) a call through the old trampoline
  * ("jmp *slot") cost 0.75 ns more than calling the kernel (3.36 vs 2.61 ns for a
  * 12-byte copy), a direct "jmp" 0.37 ns more.  When another variant is chosen
- * (another CPU, or FASTCOPY_MEMSET), the kernel's ENTRY_TEST sends every call through
- * the slot (kernel_entry.h). */
+ * (another CPU, or FASTCOPY_MEMSET), the kernel's MASKED_TEST sends every call through
+ * the slot (memset_avx512.S, kernel_entry.h). */
 #define FC_DROPIN_NAME memset
 #define FC_DROPIN_LIMIT fc_dropin_limit_memset
 #define FC_DROPIN_FIRST fc_dropin_first_memset

@@ -39,16 +39,34 @@
 
 #include "kernel_entry.h"
 
+/* MASKED_TEST: n <= memset_masked_max (0, or 64 on Intel) goes to .Lone_masked.
+ * In the drop-in the word compared with is FC_DROPIN_LIMIT: memset_masked_max + 1
+ * when the resolver chose this kernel (src/exports.c), 0 when it did not, so
+ * that no call takes the branch and every one meets DROPIN_DIVERT below it.  The
+ * drop-in's only load on its commonest path, the masked one, is then this
+ * compare's, as in fc_memset (measured against the size test at 256 B, which
+ * loaded a second word: see docs/kernels-x86_64.md). */
+#ifdef FC_DROPIN_NAME
+#define MASKED_TEST                                                               \
+        cmpq    FC_DROPIN_LIMIT(%rip), %rdx;                                      \
+        jb      .Lone_masked
+#else
+#define MASKED_TEST                                                               \
+        cmpq    MEMSET_MASKED_MAX(%rip), %rdx;                                    \
+        jbe     .Lone_masked
+#endif
+
 KERNEL_BEGIN(fc_memset_x86_avx512)
         movq    %rdi, %rax
-        ENTRY_TEST(256, %rdx, .Lmore_255)
-        vpbroadcastb %esi, %zmm16
+        cmpq    $255, %rdx
+        ja      .Lmore_255
         movl    %edi, %ecx
         andl    $4095, %ecx
         cmpl    $4096 - 64, %ecx
         ja      .Lsmall_page_end        /* [dst, dst+64) spans two pages */
-        cmpq    MEMSET_MASKED_MAX(%rip), %rdx
-        jbe     .Lone_masked            /* n <= memset_masked_max (0 or 64) */
+        MASKED_TEST
+        DROPIN_DIVERT
+        vpbroadcastb %esi, %zmm16
 .Lsmall_body:
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx        /* [0, min(n, 64)): all 64 for 64 <= n < 256 */
@@ -72,6 +90,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         /* The CPUs whose policy sets memset_masked_max (Intel Sapphire Rapids
          * and later): up to 64 bytes one masked store and nothing else. */
 .Lone_masked:
+        vpbroadcastb %esi, %zmm16
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx
         kmovq   %rcx, %k1
@@ -84,6 +103,8 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
          * (dst is past offset 4032) and not written. */
         .p2align 4
 .Lsmall_page_end:
+        DROPIN_DIVERT
+        vpbroadcastb %esi, %zmm16
         cmpq    $64, %rdx
         jae     .Lsmall_body
         movq    $-1, %rcx
