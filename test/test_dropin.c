@@ -41,6 +41,21 @@ static void *sym(const char *name)
     return p;
 }
 
+#if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
+/* Where the conditional jump at j (condition code cc: 0x3 jae, 0x4 je) goes, in
+ * either encoding (rel8: 0x70+cc; rel32: 0x0f 0x80+cc). */
+static const unsigned char *jcc_target(const unsigned char *j, unsigned cc)
+{
+    if (j[0] == 0x70 + cc)
+        return j + 2 + (int8_t)j[1];
+    assert_int_equal(j[0], 0x0f);
+    assert_int_equal(j[1], 0x80 + cc);
+    int32_t rel;
+    memcpy(&rel, j + 2, 4);
+    return j + 6 + rel;
+}
+#endif
+
 static void test_exports_interpose(void **s)
 {
     (void)s;
@@ -136,14 +151,8 @@ static void test_exports_interpose(void **s)
                 if (is_memset) {
                     assert_int_equal(j[0], 0x72); /* jb rel8; the divert follows */
                     t = j + 2;
-                } else if (j[0] == 0x73) { /* jae rel8 */
-                    t = j + 2 + (int8_t)j[1];
                 } else {
-                    assert_int_equal(j[0], 0x0f);
-                    assert_int_equal(j[1], 0x83); /* jae rel32 */
-                    int32_t rel;
-                    memcpy(&rel, j + 2, 4);
-                    t = j + 6 + rel;
+                    t = jcc_target(j, 0x3); /* jae */
                 }
                 /* the divert: cmpq $0, limit(%rip) (the same word); je */
                 assert_int_equal(t[0], 0x48);
@@ -152,16 +161,7 @@ static void test_exports_interpose(void **s)
                 assert_int_equal(t[7], 0x00);
                 memcpy(&d, t + 3, 4);
                 assert_ptr_equal(t + 8 + d, limit);
-                j = t + 8;
-                if (j[0] == 0x74) { /* je rel8 */
-                    t = j + 2 + (int8_t)j[1];
-                } else {
-                    assert_int_equal(j[0], 0x0f);
-                    assert_int_equal(j[1], 0x84); /* je rel32 */
-                    int32_t rel;
-                    memcpy(&rel, j + 2, 4);
-                    t = j + 6 + rel;
-                }
+                t = jcc_target(t + 8, 0x4); /* je */
                 /* And calls of every size class work: 0..70, then to the loop,
                  * rep movsb/stosb and non-temporal sizes.  Under valgrind (no
                  * AVX-512, so avx512 is never selected) a path that missed the
