@@ -191,25 +191,25 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported
  * symbol is a copy of that kernel (src/x86_64/dropin_*.S), one of whose first
  * tests compares with fc_dropin_limit_<name> instead of a constant: this
- * resolver sets it to that constant (dropin_bound_<name>) when it picks that
+ * resolver sets it to that constant (direct_limit_<name>) when it picks that
  * kernel, and leaves it 0 otherwise, which sends every call through the slot as
  * above (src/x86_64/kernel_entry.h, with the measurements).  A jump before the
  * kernel cost 0.37-0.75 ns per call on Emerald Rapids (2.61 ns for a 12-byte
- * copy); a test of a flag byte on entry (before this form) cost 4-8% on small
- * sizes and 2-6% on the fleet mixes. */
-FC_HIDDEN extern const size_t fc_dropin_first_memcpy, fc_dropin_first_memmove;
+ * copy); a test of a flag byte on entry (before this form) cost 3-9% on small
+ * sizes and 2-8% on the fleet mixes against no test at all. */
+FC_HIDDEN extern const size_t fc_dropin_bound_memcpy, fc_dropin_bound_memmove;
 /* The word each drop-in kernel compares with when it runs inline: memmove_avx512.S's
  * page-end bound; memset_avx512.S's memset_masked_max + 1 (fc_tun is final once
  * resolve_memset has returned: fc_decide publishes it first). */
-static size_t dropin_bound_memcpy(void) { return fc_dropin_first_memcpy; }
-static size_t dropin_bound_memmove(void) { return fc_dropin_first_memmove; }
-static size_t dropin_bound_memset(void) { return fc_tun.memset_masked_max + 1; }
+static size_t direct_limit_memcpy(void) { return fc_dropin_bound_memcpy; }
+static size_t direct_limit_memmove(void) { return fc_dropin_bound_memmove; }
+static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
     FC_HIDDEN size_t fc_dropin_limit_##name;                                         \
     __attribute__((used)) static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params \
     {                                                                                \
         ret(*k) params = resolve_##r(a0, a1);                                        \
-        fc_dropin_limit_##name = k == kernel ? dropin_bound_##name() : 0;            \
+        fc_dropin_limit_##name = k == kernel ? direct_limit_##name() : 0;            \
         return k;                                                                    \
     }                                                                                \
     FC_BIND(ret, name, params, direct_##name)

@@ -7,6 +7,6 @@
  * the slot (kernel_entry.h). */
 #define FC_DROPIN_NAME memcpy
 #define FC_DROPIN_LIMIT fc_dropin_limit_memcpy
-#define FC_DROPIN_FIRST fc_dropin_first_memcpy
+#define FC_DROPIN_BOUND fc_dropin_bound_memcpy
 #define FC_DROPIN_SLOT fc_slot_memcpy
 #include "memmove_avx512.S"

@@ -7,6 +7,6 @@
  * the slot (kernel_entry.h). */
 #define FC_DROPIN_NAME memmove
 #define FC_DROPIN_LIMIT fc_dropin_limit_memmove
-#define FC_DROPIN_FIRST fc_dropin_first_memmove
+#define FC_DROPIN_BOUND fc_dropin_bound_memmove
 #define FC_DROPIN_SLOT fc_slot_memmove
 #include "memmove_avx512.S"

@@ -7,6 +7,5 @@
  * the slot (memset_avx512.S, kernel_entry.h). */
 #define FC_DROPIN_NAME memset
 #define FC_DROPIN_LIMIT fc_dropin_limit_memset
-#define FC_DROPIN_FIRST fc_dropin_first_memset
 #define FC_DROPIN_SLOT fc_slot_memset
 #include "memset_avx512.S"

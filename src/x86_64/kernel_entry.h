@@ -37,7 +37,7 @@ KNAME:                                                                          
  * target, on a branch that every small call reaches and few take (memmove_avx512.S:
  * the page-end test; memset_avx512.S has its own form, MASKED_TEST).  In the
  * drop-in the bound is FC_DROPIN_LIMIT, a word the resolver sets to `bound`
- * (copied from FC_DROPIN_FIRST, emitted here) when it chose this kernel and
+ * (copied from FC_DROPIN_BOUND, emitted here) when it chose this kernel and
  * leaves 0 when it did not: then every call takes the branch, and DROPIN_DIVERT
  * at the target (and wherever else the calls before it may go) sends it through
  * the slot.  So the drop-in runs no instruction more than the kernel.  Where the
@@ -51,17 +51,17 @@ KNAME:                                                                          
  *     of the masked path then) 0.93 x that size test on sizes 0-512, 0.96 on the
  *     512- and 4096-call mixes, even in random order;
  *   no test at all (not a drop-in: it cannot divert) 0.92-0.96 / 0.92-0.98.
- * A load in the path costs ~0.3 cycles of TSC per call whatever its form (cmp
+ * A load in the path costs ~0.3 TSC ticks per call whatever its form (cmp
  * with memory, a load then a register compare, a flag byte), measured in a
  * standalone loop of 8-byte copies: 4.2 ticks against 3.9 with an immediate. */
 #define ENTRY_TEST(bound, reg, target)                                            \
         .pushsection .rodata;                                                     \
         .p2align 3;                                                               \
-        .globl FC_DROPIN_FIRST;                                                   \
-        .hidden FC_DROPIN_FIRST;                                                  \
-        .type FC_DROPIN_FIRST, @object;                                           \
-        .size FC_DROPIN_FIRST, 8;                                                 \
-FC_DROPIN_FIRST:                                                                  \
+        .globl FC_DROPIN_BOUND;                                                   \
+        .hidden FC_DROPIN_BOUND;                                                  \
+        .type FC_DROPIN_BOUND, @object;                                           \
+        .size FC_DROPIN_BOUND, 8;                                                 \
+FC_DROPIN_BOUND:                                                                  \
         .quad   bound;                                                            \
         .popsection;                                                              \
         cmpq    FC_DROPIN_LIMIT(%rip), reg;                                       \
