@@ -222,6 +222,48 @@ static int write_child_out(const char *path)
     return closed(f, path);
 }
 
+/* Reads process p's --child-out file into sample p of every item: its header must
+ * count this run's items, and its lines name them in this run's order.  0, or 1
+ * after one line on stderr. */
+static int read_child_out(const char *path, int p)
+{
+    FILE *f = fopen(path, "r");
+    int ver = 0, items = -1, rc = 0;
+    char line[512];
+    if (!f || !fgets(line, sizeof line, f) ||
+        sscanf(line, "fcbench-child %d %d", &ver, &items) != 2 || ver != 1 ||
+        items != st.nitems) {
+        fcb_err("--processes: process %d/%d left no results for the %d items (%s)\n", p + 1,
+                nproc, st.nitems, path);
+        rc = 1;
+    }
+    for (int j = 0; !rc && j < st.nitems; j++) {
+        struct fcb_item *it = &st.items[j];
+        /* case, impl, median, iters (tab-separated: a --dist name may hold spaces) */
+        char *cname = fgets(line, sizeof line, f) ? strtok(line, "\t") : NULL;
+        char *iname = cname ? strtok(NULL, "\t") : NULL;
+        char *mtxt = iname ? strtok(NULL, "\t") : NULL;
+        char *itxt = mtxt ? strtok(NULL, "\n") : NULL;
+        char *e1 = NULL, *e2 = NULL;
+        double med = mtxt ? strtod(mtxt, &e1) : NAN;
+        unsigned long long iters = itxt ? strtoull(itxt, &e2, 10) : 0;
+        if (!itxt || *e1 || *e2 || strcmp(cname, st.cases[it->c].name) ||
+            strcmp(iname, st.impls[it->i].name)) {
+            fcb_err("--processes: process %d/%d measured other items than this one "
+                    "(item %d: %s %s)\n",
+                    p + 1, nproc, j + 1, st.cases[it->c].name, st.impls[it->i].name);
+            rc = 1;
+            break;
+        }
+        it->ns[p] = med;
+        it->nsamples = p + 1;
+        it->iters = iters;
+    }
+    if (f)
+        fclose(f);
+    return rc;
+}
+
 /* --processes N: runs this program N times (the same options, without
  * --processes, --csv and --json, plus --child-out FILE; its table goes to
  * /dev/null), one process after the other, and takes sample k of every item from
@@ -298,38 +340,7 @@ static int run_processes(int argc, char **argv)
             rc = WIFEXITED(status) && WEXITSTATUS(status) == 4 ? 4 : 1; /* 4: wrong result */
             break;
         }
-        FILE *f = fopen(path, "r");
-        int ver = 0, items = -1;
-        char line[512];
-        if (!f || !fgets(line, sizeof line, f) ||
-            sscanf(line, "fcbench-child %d %d", &ver, &items) != 2 || ver != 1 ||
-            items != st.nitems) {
-            fcb_err("--processes: process %d/%d left no results for the %d items (%s)\n",
-                    p + 1, nproc, st.nitems, path);
-            rc = 1;
-        }
-        for (int j = 0; !rc && j < st.nitems; j++) {
-            struct fcb_item *it = &st.items[j];
-            char *cname = fgets(line, sizeof line, f) ? strtok(line, "\t") : NULL;
-            char *iname = cname ? strtok(NULL, "\t") : NULL;
-            char *mtxt = iname ? strtok(NULL, "\t") : NULL, *itxt = mtxt ? strtok(NULL, "\n") : NULL;
-            char *e1 = NULL, *e2 = NULL;
-            double med = mtxt ? strtod(mtxt, &e1) : NAN;
-            unsigned long long iters = itxt ? strtoull(itxt, &e2, 10) : 0;
-            if (!itxt || *e1 || *e2 || strcmp(cname, st.cases[it->c].name) ||
-                strcmp(iname, st.impls[it->i].name)) {
-                fcb_err("--processes: process %d/%d measured other items than this one "
-                        "(item %d: %s %s)\n", p + 1, nproc, j + 1, st.cases[it->c].name,
-                        st.impls[it->i].name);
-                rc = 1;
-                break;
-            }
-            it->ns[p] = med;
-            it->nsamples = p + 1;
-            it->iters = iters;
-        }
-        if (f)
-            fclose(f);
+        rc = read_child_out(path, p);
     }
     if (!rc)
         progress(1, "%d processes done in %.1f s", nproc, (fcb_now_ns() - t0) / 1e9);
