@@ -70,7 +70,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         /* src or dst within 64 bytes of a page end: anchored at the end, which
          * stays in each page when min(page offsets) + n >= 64 (the near-end one
          * is past 4032, so it is never the obstacle unless both are). */
-        .p2align 4
+        .p2align 6
 .Lnear_end:
         DROPIN_DIVERT
         movl    %esi, %ecx

@@ -101,7 +101,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
          * full, nothing reaches past dst + n.  n < 64: one store anchored at
          * dst + n - 64 with the top n bytes: [dst + n - 64, dst) is in dst's page
          * (dst is past offset 4032) and not written. */
-        .p2align 4
+        .p2align 6
 .Lsmall_page_end:
         DROPIN_DIVERT
         vpbroadcastb %esi, %zmm16
