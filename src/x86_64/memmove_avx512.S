@@ -202,8 +202,8 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         /* Not within 1..63 bytes of each other modulo 4096, either way.  On
          * Intel too: testing the true distance only (no modulo) took 4 KiB copies
          * at d = 1..63 mod 4096 to 1.05-1.14x the time and the memcpy fleet mixes
-         * to 1.02-1.06x (random order), 1.07-1.23x (512 calls, where one large
-         * call at such a distance repeats in every pass); a padding-only build,
+         * to 1.02-1.06x (random order), 1.07-1.23x (512 calls: probably one large
+         * call at such a distance, repeated every pass); a padding-only build,
          * the control, moved them 1.00-1.03x (Intel SPR-class VM, model 0xa7). */
         leaq    -1(%rcx), %r8
         andl    $4095, %r8d
