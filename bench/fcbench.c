@@ -919,6 +919,94 @@ static void print_peer_counts(FILE *f)
     }
 }
 
+/* --summary IMPL: for each block of cells, the geometric mean over its cells of every
+ * other implementation's median time divided by IMPL's (below 1: faster than IMPL).
+ * A block is a (function, group), with sizes and misal split at 64 B, 512 B and
+ * 64 KiB and the size mixes split by sequence length (each regime apart).  This is
+ * how two builds are compared: load both with --with and summarise against one. */
+static const char *summary_impl;
+
+static void summary_block(const struct fcb_case *c, char *buf, size_t cap)
+{
+    const char *f = fcb_func_name(c->func);
+    if (c->mix)
+        snprintf(buf, cap, "%s/%s ops=%zu", f, c->group, c->nops);
+    else if (!strcmp(c->group, "sizes") || !strcmp(c->group, "misal"))
+        snprintf(buf, cap, "%s/%s %s", f, c->group,
+                 c->size <= 64 ? "0-64" : c->size <= 512 ? "65-512"
+                 : c->size <= 65536 ? "513-64K" : ">64K");
+    else
+        snprintf(buf, cap, "%s/%s", f, c->group);
+}
+
+/* Index into st.impls of the first impl named name, -1 if none. */
+static int impl_named(const char *name)
+{
+    for (int i = 0; i < st.nimpls; i++)
+        if (!strcmp(st.impls[i].name, name))
+            return i;
+    return -1;
+}
+
+static void print_summary(FILE *f, const char *base)
+{
+    /* Columns: the distinct names of the impls that ran, other than base, in
+     * first-seen order. */
+    const char *cols[64];
+    int ncols = 0;
+    for (int j = 0; j < st.nitems && ncols < 64; j++) {
+        const char *nm = st.impls[st.items[j].i].name;
+        int seen = !strcmp(nm, base);
+        for (int k = 0; k < ncols && !seen; k++)
+            seen = !strcmp(cols[k], nm);
+        if (!seen)
+            cols[ncols++] = nm;
+    }
+    fprintf(f, "\n# geometric mean per block of each implementation's median time over %s's "
+               "(below 1: faster than %s; n = cells)\n%-28s %4s", base, base, "block", "n");
+    for (int k = 0; k < ncols; k++)
+        fprintf(f, " %*s", (int)(strlen(cols[k]) > 8 ? strlen(cols[k]) : 8), cols[k]);
+    fputc('\n', f);
+    char name[96], other[96];
+    for (int c0 = 0; c0 < st.ncases; c0++) {
+        summary_block(&st.cases[c0], name, sizeof name);
+        int first = 1; /* first case of its block */
+        for (int c = 0; c < c0 && first; c++) {
+            summary_block(&st.cases[c], other, sizeof other);
+            first = strcmp(name, other) != 0;
+        }
+        if (!first)
+            continue;
+        double sum[64] = {0};
+        int cnt[64] = {0}, ncells = 0;
+        for (int c = c0; c < st.ncases; c++) {
+            summary_block(&st.cases[c], other, sizeof other);
+            int b = find_item(c, base);
+            if (strcmp(name, other) || b < 0 || !(res[b].s.median > 0))
+                continue;
+            ncells++;
+            for (int k = 0; k < ncols; k++) {
+                int a = find_item(c, cols[k]);
+                if (a >= 0 && res[a].s.median > 0) {
+                    sum[k] += log(res[a].s.median / res[b].s.median);
+                    cnt[k]++;
+                }
+            }
+        }
+        if (!ncells)
+            continue;
+        fprintf(f, "%-28s %4d", name, ncells);
+        for (int k = 0; k < ncols; k++) {
+            int w = (int)(strlen(cols[k]) > 8 ? strlen(cols[k]) : 8);
+            if (cnt[k])
+                fprintf(f, " %*.3f", w, exp(sum[k] / cnt[k]));
+            else
+                fprintf(f, " %*s", w, "-");
+        }
+        fputc('\n', f);
+    }
+}
+
 /* ---- self-test: the statistics, then the system libc against itself ------------------ */
 
 static double gauss(uint64_t *s)
@@ -1095,7 +1183,11 @@ static void usage(void)
           "  --processes N       the whole run N times, each in a fresh process (its own\n"
           "                      code placement and machine phase); a cell's samples are\n"
           "                      then the N per-process medians, compared in pairs by\n"
-          "                      process (2..64; N times as long)\n",
+          "                      process (2..64; N times as long)\n"
+          "  --summary IMPL      after the table: per block of cells (function and group,\n"
+          "                      sizes by size band, mixes by regime), the geometric mean\n"
+          "                      of every other impl's median time over IMPL's; e.g. two\n"
+          "                      builds loaded with --with, summarised against one\n",
           stdout);
     fcb_config_usage();
 }
@@ -1118,14 +1210,20 @@ int main(int argc, char **argv)
             continue;
         }
         if ((!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--out") ||
-             !strcmp(a, "--objective")) && k + 1 == argc) {
+             !strcmp(a, "--objective") || !strcmp(a, "--summary")) && k + 1 == argc) {
             fprintf(stderr, "fcbench: %s needs a value\n", a);
             return 2;
         } else if (!strcmp(a, "--csv"))
             csv = argv[++k];
         else if (!strcmp(a, "--json"))
             json = argv[++k];
-        else if (!strcmp(a, "--list"))
+        else if (!strcmp(a, "--summary")) {
+            summary_impl = argv[++k];
+            if (!*summary_impl) {
+                fprintf(stderr, "fcbench: --summary needs an implementation's name\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--list"))
             list = 1;
         else if (!strcmp(a, "--tune"))
             tune = 1;
@@ -1193,8 +1291,8 @@ int main(int argc, char **argv)
         return self_test();
     if (tune) {
         /* One line and exit 2 for options that mean nothing with --tune. */
-        if (list || targets || csv || json || st.cfg.groups || st.cfg.cases || st.cfg.impls ||
-            st.cfg.funcs || st.cfg.nwith) {
+        if (list || targets || csv || json || summary_impl || st.cfg.groups || st.cfg.cases ||
+            st.cfg.impls || st.cfg.funcs || st.cfg.nwith) {
             fprintf(stderr, "fcbench: --tune takes only --out, --objective, --quick and the "
                             "measurement options (--cpu, --l1/--l2/--l3, --sample-us, "
                             "--seed, --no-progress)\n");
@@ -1245,6 +1343,11 @@ int main(int argc, char **argv)
                 st.cfg.impls ? st.cfg.impls : "all");
         return 2;
     }
+    if (summary_impl && impl_named(summary_impl) < 0) {
+        fprintf(stderr, "fcbench: --summary '%s': no implementation of that name in this run "
+                        "(libc, auto, the variants, dropin, or a --with NAME)\n", summary_impl);
+        return 2;
+    }
     if (list) {
         print_context(stdout);
         for (int c = 0; c < st.ncases; c++) {
@@ -1283,6 +1386,8 @@ int main(int argc, char **argv)
     analyse();
     print_table(stdout);
     print_peer_counts(stdout);
+    if (summary_impl)
+        print_summary(stdout, summary_impl);
     /* A full run measures every target's cases too: print them (not --quick,
      * whose smaller matrix and fewer rounds would say little). */
     int fails = targets ? eval_targets(stdout, 1) : st.cfg.quick ? 0 : eval_targets(stdout, 0);

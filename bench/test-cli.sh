@@ -67,6 +67,9 @@ refuse "$fcb" "'many'" --processes many
 refuse "$fcb" "--processes" --processes
 refuse "$fcb" "--tune" --tune --processes 2
 refuse "$fcb" "--self-test" --self-test --processes 3
+refuse "$fcb" "'nosuch'" --quick --summary nosuch
+refuse "$fcb" "--summary" --summary
+refuse "$fcb" "--tune takes only" --tune --quick --summary libc
 
 # Good input.
 v=$(${MESON_EXE_WRAPPER:-} "$fcb" --version) && [ "$(echo "$v" | wc -l)" -eq 1 ] && ok || bad "fcbench --version: $v"
@@ -87,6 +90,20 @@ ${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --
 grep -q '^memcpy,sizes,memcpy/sizes/16,16,0,auto,auto,' "$tmp/o.csv" && [ "$(grep -c '^mem' "$tmp/o.csv")" -eq 4 ] \
   && grep -q '"libfastcopy": "' "$tmp/o.json" && grep -q '"case": "memset/sizes/64"' "$tmp/o.json" && ok \
   || bad "tiny run: want 4 CSV rows (libc and auto on 2 cases) and the JSON: $(cat "$tmp/o.csv")"
+
+# --summary: each block's figure is the geometric mean, over its cells, of the
+# impl's median over the base's (recomputed from the CSV: 4 decimals, so within
+# 0.002); memset/sizes/64 is a block of its own function, and base has no column.
+${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto \
+    --case 'memcpy/sizes/1,memcpy/sizes/16,memcpy/sizes/64,memset/sizes/64' --summary libc \
+    --csv "$tmp/s.csv" >"$tmp/stable" 2>"$tmp/err" || bad "--summary run failed: $(cat "$tmp/err")"
+want=$(awk -F, '$2 == "sizes" && $1 == "memcpy" { m[$3 "," $6] = $11; c[$3] = 1 }
+  END { for (k in c) { s += log(m[k ",auto"] / m[k ",libc"]); n++ } if (n == 3) printf "%.4f", exp(s / n) }' "$tmp/s.csv")
+got=$(sed -n 's#^memcpy/sizes 0-64  *3  *\([0-9.]*\)$#\1#p' "$tmp/stable")
+[ -n "$got" ] && [ -n "$want" ] && awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; exit !(d <= 0.002 && d >= -0.002) }' \
+  && grep -q '^memset/sizes 0-64  *1  *[0-9.]*$' "$tmp/stable" \
+  && grep -q '^block  *n  *auto$' "$tmp/stable" \
+  && ok || bad "--summary libc: want memcpy/sizes 0-64 over 3 cells = $want from the CSV: $(sed -n '/geometric mean/,$p' "$tmp/stable")"
 
 # --processes: each process's median is one sample; the table says so, the JSON
 # holds N samples per item, and the CSV has its rows.  (Not under an emulator:
