@@ -2,7 +2,7 @@
  * [rep_movsb_threshold, rep_movsb_stop) (default 2 KiB with FSRM, 4 KiB without,
  * up to the non-temporal threshold).  Intel tunes rep movsb for these sizes from
  * Ice Lake on (FSRM).  Never backwards (slow everywhere) and never when dst and src
- * are within 64 bytes of each other modulo 4096: there rep movsb collapses (glibc
+ * are 1..63 bytes apart modulo 4096 (either way): there rep movsb collapses (glibc
  * bug 30994: 3.6 GB/s instead of ~90 GB/s at 4 KiB on our Zen 4), which is also
  * why the policy never selects it on AMD. */
 #define FC_FN fc_memmove_x86_erms

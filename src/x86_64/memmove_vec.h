@@ -46,12 +46,16 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
     if (diff >= n) {
         /* Forward: dst before src, or disjoint. */
 #ifdef FC_REP_MOVSB
-        size_t dist = ((uintptr_t)d - (uintptr_t)s) & 4095;
-        size_t rdist = ((uintptr_t)s - (uintptr_t)d) & 4095;
-        /* Not within 64 bytes either way modulo 4096: rep movsb's cliff there
-         * (glibc bugs 27130, 30994). */
-        if (n >= fc_tun.rep_movsb_threshold && n < fc_tun.rep_movsb_stop && dist >= 64 &&
-            rdist >= 64) {
+        /* Not within 1..63 bytes either way modulo 4096: rep movsb's cliff there
+         * (glibc bugs 27130, 30994), as in memmove_avx512.S.  The same offset
+         * (0 modulo 4096: two page-aligned buffers) is rep movsb's: it was
+         * excluded here too, and the vector loop's 4K aliasing then took 4-24 KiB
+         * copies to 1.11-1.57x glibc's time (Intel SPR-class VM, glibc's AVX2
+         * variant; Golden Cove, the core of Alder Lake's P-cores). */
+        size_t dist = ((uintptr_t)d - (uintptr_t)s - 1) & 4095;  /* (dst - src - 1) mod 4096 */
+        size_t rdist = ((uintptr_t)s - (uintptr_t)d - 1) & 4095;
+        if (n >= fc_tun.rep_movsb_threshold && n < fc_tun.rep_movsb_stop && dist >= 63 &&
+            rdist >= 63) {
             __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
             return dst;
         }
