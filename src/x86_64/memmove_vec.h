@@ -127,44 +127,35 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
     return dst;
 }
 
+/* The small classes are tested so that the compiler lays them out with few taken
+ * branches on the common sizes (GCC 12: 16..32 B falls through, 33..64 B takes
+ * one, as in glibc).  Written from the top (n <= VS first), 33..64 B took two
+ * and 1.27-1.37x the time of glibc's AVX2 variant on the same core (Intel
+ * SPR-class VM, glibc forced with GLIBC_TUNABLES); this order, against that one
+ * (3 processes): sizes 0-64 0.94, 513-4096 0.94, 65-512 1.01-1.03, mixes
+ * 0.99-1.01. */
 void *FC_FN(void *dst, const void *src, size_t n)
 {
     fc_u8 *d = dst;
     const fc_u8 *s = src;
 
-    if (n <= VS) {
-#if VS >= 32
-        if (n >= 16) {
-            __m128i a = _mm_loadu_si128((const __m128i *)s);
-            __m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
-            _mm_storeu_si128((__m128i *)d, a);
-            _mm_storeu_si128((__m128i *)(d + n - 16), b);
-            return dst;
-        }
-#endif
-        if (n >= 8) {
-            uint64_t a = *(const fc_u64u *)s, b = *(const fc_u64u *)(s + n - 8);
-            *(fc_u64u *)d = a;
-            *(fc_u64u *)(d + n - 8) = b;
-        } else if (n >= 4) {
-            uint32_t a = *(const fc_u32u *)s, b = *(const fc_u32u *)(s + n - 4);
-            *(fc_u32u *)d = a;
-            *(fc_u32u *)(d + n - 4) = b;
-        } else if (n >= 2) {
-            uint16_t a = *(const fc_u16u *)s, b = *(const fc_u16u *)(s + n - 2);
-            *(fc_u16u *)d = a;
-            *(fc_u16u *)(d + n - 2) = b;
-        } else if (n == 1) {
-            *d = *s;
-        }
+    if (n <= 32) {
+        if (__builtin_expect(n < 16, 0))
+            goto tiny;
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + n - 16));
+        _mm_storeu_si128((__m128i *)d, a);
+        _mm_storeu_si128((__m128i *)(d + n - 16), b);
         return dst;
     }
-    if (n <= 2 * VS) {
+#if VS >= 32
+    if (__builtin_expect(n <= 2 * VS, 1)) {
         VEC a = LOADU(s), b = LOADU(s + n - VS);
         STOREU(d, a);
         STOREU(d + n - VS, b);
         return dst;
     }
+#endif
     if (n <= 4 * VS) {
         VEC a = LOADU(s), b = LOADU(s + VS), c = LOADU(s + n - 2 * VS), e = LOADU(s + n - VS);
         STOREU(d, a);
@@ -188,4 +179,21 @@ void *FC_FN(void *dst, const void *src, size_t n)
         return dst;
     }
     return FC_LARGE(d, s, n);
+tiny:
+    if (n >= 8) {
+        uint64_t a = *(const fc_u64u *)s, b = *(const fc_u64u *)(s + n - 8);
+        *(fc_u64u *)d = a;
+        *(fc_u64u *)(d + n - 8) = b;
+    } else if (n >= 4) {
+        uint32_t a = *(const fc_u32u *)s, b = *(const fc_u32u *)(s + n - 4);
+        *(fc_u32u *)d = a;
+        *(fc_u32u *)(d + n - 4) = b;
+    } else if (n >= 2) {
+        uint16_t a = *(const fc_u16u *)s, b = *(const fc_u16u *)(s + n - 2);
+        *(fc_u16u *)d = a;
+        *(fc_u16u *)(d + n - 2) = b;
+    } else if (n == 1) {
+        *d = *s;
+    }
+    return dst;
 }
