@@ -72,7 +72,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * is past 4032, so it is never the obstacle unless both are). */
         .p2align 6
 .Lnear_end:
-        DROPIN_DIVERT
+        DROPIN_DIVERT_RARE
         movl    %esi, %ecx
         movl    %edi, %r8d
         andl    $4095, %ecx
