@@ -220,6 +220,15 @@ static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #else
 #define FC_EXPORT(ret, name, params, r)                                              \
     ret name params __attribute__((visibility("default"), ifunc("resolve_" #r)));
+/* With the exported names as IFUNCs this library decides when a name binds to it.
+ * A preloaded libfastcopy-trace.so takes those bindings, and then nothing here
+ * decided, so an override's line (which the silent trace build leaves to this
+ * library) was never printed (-Ddropin_ifunc=true: test trace_dropin).  Decide at
+ * load instead; made already, this is one load. */
+__attribute__((constructor)) static void fc_decide_at_load(void)
+{
+    (void)fc_decide_runtime();
+}
 #endif
 
 /* Every exported name (src/exports.def): X(ret, name, params, resolver), and
