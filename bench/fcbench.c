@@ -948,6 +948,13 @@ static int impl_named(const char *name)
     return -1;
 }
 
+/* A --summary column's width: its name, at least 8. */
+static int col_width(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 8 ? (int)n : 8;
+}
+
 static void print_summary(FILE *f, const char *base)
 {
     /* Columns: the distinct names of the impls that ran, other than base, in
@@ -965,7 +972,7 @@ static void print_summary(FILE *f, const char *base)
     fprintf(f, "\n# geometric mean per block of each implementation's median time over %s's "
                "(below 1: faster than %s; n = cells)\n%-28s %4s", base, base, "block", "n");
     for (int k = 0; k < ncols; k++)
-        fprintf(f, " %*s", (int)(strlen(cols[k]) > 8 ? strlen(cols[k]) : 8), cols[k]);
+        fprintf(f, " %*s", col_width(cols[k]), cols[k]);
     fputc('\n', f);
     char name[96], other[96];
     for (int c0 = 0; c0 < st.ncases; c0++) {
@@ -997,11 +1004,10 @@ static void print_summary(FILE *f, const char *base)
             continue;
         fprintf(f, "%-28s %4d", name, ncells);
         for (int k = 0; k < ncols; k++) {
-            int w = (int)(strlen(cols[k]) > 8 ? strlen(cols[k]) : 8);
             if (cnt[k])
-                fprintf(f, " %*.3f", w, exp(sum[k] / cnt[k]));
+                fprintf(f, " %*.3f", col_width(cols[k]), exp(sum[k] / cnt[k]));
             else
-                fprintf(f, " %*s", w, "-");
+                fprintf(f, " %*s", col_width(cols[k]), "-");
         }
         fputc('\n', f);
     }

@@ -74,7 +74,10 @@ FC_DROPIN_BOUND:                                                                
         je      .Ldropin_slot
 /* The same at a target that the chosen kernel rarely reaches (memcpy's page-end
  * path): the diverted call falls into the slot jump, one taken branch fewer for
- * it, one more for the rare path. */
+ * it (0..64 B diverted copies 0.91x the time, Intel SPR-class VM), one more for
+ * the rare path.  Not in memset: its diverts sit where every chosen-kernel call
+ * of 65..255 B or > 255 B passes, and those would take the extra branch.  Uses
+ * the local label 1: no "1f" may jump across it. */
 #define DROPIN_DIVERT_RARE                                                        \
         cmpq    $0, FC_DROPIN_LIMIT(%rip);                                        \
         jne     1f;                                                               \
