@@ -51,6 +51,9 @@ static void test_zen4(void **s)
     assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
     assert_true(d.tun.rep_stosb_stop >= d.tun.nt_threshold);
     assert_true(d.tun.rep_stosb_resume >= d.tun.nt_threshold);
+    /* Zen 4 keeps the branch-free memset below 256 B (Zen 5's masked store was
+     * measured on Zen 5 only) */
+    assert_int_equal(d.tun.memset_masked_max, 0);
 }
 
 static void test_zen5(void **s)
@@ -67,11 +70,20 @@ static void test_zen5(void **s)
     /* Zen 5: rep movsb from 32 KiB (measured) up to the non-temporal threshold */
     assert_int_equal(d.tun.rep_movsb_threshold, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
-    /* memset: rep stosb above 2 KiB to 32 KiB (cold lines), the loop to the L2
-     * size, rep stosb again from there */
-    assert_int_equal(d.tun.rep_stosb_threshold, 2049);
-    assert_int_equal(d.tun.rep_stosb_stop, 32 * KiB);
+    /* memset (the hot-versus-cold rule, measured): the loop to 8 KiB, rep stosb
+     * above it to 256 KiB, the loop to the L2 size, rep stosb again from there;
+     * one masked store up to 64 B */
+    assert_int_equal(d.tun.rep_stosb_threshold, 8 * KiB + 1);
+    assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
     assert_int_equal(d.tun.rep_stosb_resume, MiB); /* its L2 */
+    assert_int_equal(d.tun.memset_masked_max, 64);
+    c.l2_size = 2 * MiB;
+    assert_int_equal(decide(c).tun.rep_stosb_resume, 2 * MiB);
+    c.l2_size = 256 * KiB; /* below the window's end: not believed */
+    assert_int_equal(decide(c).tun.rep_stosb_resume, MiB);
+    c.l2_size = 0;
+    assert_int_equal(decide(c).tun.rep_stosb_resume, MiB);
+    c.l2_size = MiB;
     /* 4K-aliased forward copies run backward while src + dst fit in the L1d */
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
     c.l1d_size = 32 * KiB; /* Zen 4's */
@@ -200,11 +212,11 @@ static void test_zen5_vm(void **s)
     assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 508 MiB ignored: 3/4 of 32 MiB */
     assert_int_equal(d.tun.rep_movsb_threshold, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
-    assert_int_equal(d.tun.rep_stosb_threshold, 2049);
-    assert_int_equal(d.tun.rep_stosb_stop, 32 * KiB);
+    assert_int_equal(d.tun.rep_stosb_threshold, 8 * KiB + 1);
+    assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
     assert_int_equal(d.tun.rep_stosb_resume, MiB);
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
-    assert_int_equal(d.tun.memset_masked_max, 0); /* branch-free memset below 256 B */
+    assert_int_equal(d.tun.memset_masked_max, 64); /* one masked store up to 64 B */
     /* AVX-VNNI (Zen 5 has it) changes nothing on AMD */
     c.features |= FC_X86_AVX_VNNI;
     struct fc_decision d2 = decide(c);

@@ -173,7 +173,12 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
      * (glibc's 2112), from 4 KiB without (glibc: 2048 x vector size / 16).
      * AMD Zen 5 (measured on this project's VM): the 64-byte vector loop wins up
      * to 16 KiB (75 ns vs 120 at 16 KiB), rep movsb from 32 KiB (238 ns vs 420 at
-     * 32 KiB, 2.4 vs 2.5 us at 256 KiB), even at 1 MiB; so [32 KiB, nt).  Zen 3/4:
+     * 32 KiB, 2.4 vs 2.5 us at 256 KiB), even at 1 MiB; so [32 KiB, nt).  By the
+     * hot-versus-cold rule of the memset windows below (`fcbench --tune -v`, five
+     * runs, 2026-12-02, rep movsb's time over the loop's, hot / cold): 8 KiB 1.69
+     * / 0.93, 24 KiB 1.45 / 0.87 (worse ratios 1.45 vs the loop's 1.15: the
+     * loop), 32 KiB 0.57 / 0.85 and 64 KiB-1 MiB 0.72-0.92 / 0.82-0.86 (rep movsb
+     * wins both).  Zen 3/4:
      * closed, as in glibc >= 2.39 and AOCL (bug 30994; misaligned dst slow too). */
     d->tun.rep_movsb_threshold = has(c, FC_X86_FSRM) ? 2048 : 4096;
     d->tun.rep_movsb_stop = d->tun.nt_threshold;
@@ -189,19 +194,45 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
     if (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) {
         if (c->family >= 0x1a && has(c, FC_X86_ERMS)) {
             d->tun.rep_movsb_threshold = 32768;
-            /* memset, measured on Zen 5 (fcbench sizes = hot, cold = a walk over
-             * 4 x L3): rep stosb above 2 KiB (as glibc) to 32 KiB, because a cold
-             * destination costs the vector loop a read of every line first: cold
-             * 4 KiB 340 ns with the loop, 230 with rep stosb, 16 KiB 1000 vs 690;
-             * hot the loop would win (4 KiB 18 vs 33 ns), but one cold call costs
-             * what ~8 hot ones save.  From 32 KiB to the L2 size the loop wins hot
-             * (256 KiB 1.29 vs 1.84 us) and cold (256 KiB 8.8 vs 11.3 us); from
-             * the L2 size rep stosb again (1-3 MiB hot: the loop took 1.15-1.37x
-             * rep stosb's time). */
-            d->tun.rep_stosb_threshold = 2049;
-            d->tun.rep_stosb_stop = 32768;
+            /* memset, measured on Zen 5 (family 0x1a model 2 VM, 48 KiB L1d, 1 MiB
+             * L2; 2026-12-02).  rep stosb against the 64-byte vector loop is a
+             * hot-versus-cold trade at every size from 2 KiB to the L2: rep stosb
+             * skips the read-for-ownership of cold lines, the loop stores twice as
+             * fast into L1/L2.  The rule (the same for every such window): per
+             * size, take the path whose worse ratio, hot or cold, against the best
+             * peer is smaller.  The best peer hot is a vector loop (AOCL-LibMem's,
+             * the same speed as ours), cold rep stosb (glibc's, the same as ours),
+             * so the ratios are the two paths' against each other: `fcbench --tune
+             * -v`, five runs (hot = the same buffer every call, cold = fresh lines),
+             * time of rep stosb over the loop, hot / cold, and the worse ratio of
+             * each path (rep stosb / loop):
+             *   3 KiB 1.89 / 0.81 (1.89 / 1.23: loop), 4 KiB 1.77 / 0.74 (1.77 /
+             *   1.35: loop), 6 KiB 1.69 / 0.64 (1.69 / 1.57: loop), 8 KiB 1.66 /
+             *   0.59 (1.66 / 1.69: even), 12 KiB 1.62 / 0.54 (1.62 / 1.86: rep
+             *   stosb), 16-128 KiB rep stosb (32 KiB 1.59 / 1.85, 128 KiB 1.35 /
+             *   1.43), 256 KiB 1.31 / 0.74 (1.31 / 1.35: even), 512 KiB 1.45 /
+             *   0.76 (1.45 / 1.31: loop), 1 MiB 0.92 / 0.77 (rep stosb wins both).
+             * The full fcbench run's cells against the best peer agree (4 KiB:
+             * loop 1.41x glibc cold, rep stosb 1.79x AOCL hot; 8 KiB 1.49 / 1.67;
+             * 16 KiB 1.75 / 1.62; 256 KiB 1.19 / 1.45) and decide the two even
+             * sizes for the loop.  So the loop to 8 KiB, rep stosb above it to
+             * 256 KiB, the loop to the L2 size, rep stosb from there.  (The
+             * earlier rule here, "one cold call costs what ~8 hot ones save", was
+             * in absolute time and gave rep stosb all of 2-32 KiB.) */
+            d->tun.rep_stosb_threshold = 8 * KiB + 1;
+            d->tun.rep_stosb_stop = 256 * KiB;
             d->tun.rep_stosb_resume =
-                c->l2_size >= 256 * KiB && c->l2_size <= 4 * MiB ? (size_t)c->l2_size : MiB;
+                c->l2_size >= 512 * KiB && c->l2_size <= 4 * MiB ? (size_t)c->l2_size : MiB;
+            /* memset up to 64 B: one masked store behind a size branch (as on
+             * Intel below), by the same rule over the regimes.  Zen 5, `fcbench
+             * --tune -v` (time with the branch over without): fixed small sizes
+             * 0.82, the fleet mixes in random order 1.15 (their sizes mispredict
+             * the branch); against the best peer (AOCL's zen4 build, one masked
+             * store without a page-end test) fixed sizes 0-64 went from 1.41x its
+             * time to 1.27x, the mixes replayed 512/4096 calls from 18 cells
+             * behind to 2 (3-process fcbench runs), random order stays ahead of
+             * it but for MemsetGoogleB.  Worse case 1.27 against 1.41. */
+            d->tun.memset_masked_max = 64;
         } else {
             d->tun.rep_movsb_threshold = d->tun.rep_movsb_stop; /* closed */
             d->tun.rep_stosb_threshold = d->tun.nt_threshold;   /* closed */
@@ -235,9 +266,8 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * mixes and sizes 0-4096): hot fixed sizes 1.19 with the branch vs 1.69
          * without, misaligned 1.17 vs 1.67, cold 1.04 vs 1.10, mixes replayed
          * 4096 / 512 calls 1.05 / 1.15 vs 1.10 / 1.40, random order 0.98 vs 0.92:
-         * worse case 1.19 vs 1.69.  (On Zen 5 only the random-order mixes were
-         * measured, where the branch lost: D 0.97-1.26x glibc vs 1.47-1.62x; it
-         * stays branch-free there.) */
+         * worse case 1.19 vs 1.69.  (Zen 5 sets it too, by the same rule:
+         * see above.) */
         d->tun.memset_masked_max = 64;
     }
     if (!d->tun.rep_stosb_stop) /* one window: [rep_stosb_threshold, nt_threshold) */
@@ -251,8 +281,8 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
                    : ": AVX-512 enabled: masked small sizes, 64-byte loop; rep movsb off "
                      "(glibc bug 30994)";
         /* memset's rule differs: its own sizes, rep stosb, not rep movsb */
-        why_set = zen5 ? ": AVX-512 enabled: branch-free below 256 B, 64-byte loop, rep stosb "
-                         "in two measured windows"
+        why_set = zen5 ? ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
+                         "64-byte loop, rep stosb in two measured windows"
                        : ": AVX-512 enabled: branch-free below 256 B, 64-byte loop; rep stosb "
                          "off (glibc bug 30994)";
     } else if (intel_full_clock_avx512(c) && has(c, FC_X86_ERMS)) {
