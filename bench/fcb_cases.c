@@ -724,6 +724,39 @@ static int group_on(const struct builder *b, const char *g)
 }
 
 /* Adds a case (unless filtered out) with room for nops operations; NULL if skipped. */
+/* A case's op array is read on every call of the timed loop, right after the
+ * call's stores.  When its address matches the buffers' in the low 12 bits (4K
+ * aliasing: the core compares only those bits of a load with earlier stores) the
+ * load waits for the stores: on the Zen 5 VM, with op arrays from malloc, single
+ * cells of one implementation took 1.15-1.27x their neighbours' time (memmove
+ * misal/20 and 41, memcpy misal/20: only libfastcopy's; libc at others), a
+ * property of where malloc put the array, not of the implementation.  So a
+ * short array (the one-op cases) sits at page offset 2048-3071, away from every
+ * small case's buffer offsets (0-1023: sizes, misal, dist, overlap; 3072-4095:
+ * pageend); longer arrays (the mixes) span pages and are read once per call in
+ * turn, as a program's own data would be.  The pool lives as long as the process. */
+#define OPS_POOL_MAX 5 /* ops per 64-byte slot */
+static struct fcb_op *ops_alloc(size_t nops)
+{
+    static unsigned char *page;
+    static unsigned slot = 16;
+    if (nops > OPS_POOL_MAX)
+        return calloc(nops, sizeof(struct fcb_op));
+    if (slot == 16) {
+        page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (page == MAP_FAILED)
+            return calloc(nops, sizeof(struct fcb_op));
+        slot = 0;
+    }
+    return (struct fcb_op *)(void *)(page + 2048 + 64 * slot++);
+}
+
+static void ops_free(struct fcb_case *c)
+{
+    if (c->nops > OPS_POOL_MAX)
+        free(c->ops);
+}
+
 static struct fcb_case *new_case(struct builder *b, int f, const char *group, size_t size,
                                  size_t nops, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
@@ -755,7 +788,7 @@ static struct fcb_case *new_case(struct builder *b, int f, const char *group, si
     c.sbase = b->S;
     c.dbase = b->D;
     c.nops = nops;
-    c.ops = calloc(nops, sizeof *c.ops);
+    c.ops = ops_alloc(nops);
     struct fcb_case *p = &st->cases[st->ncases++];
     *p = c;
     return p;
@@ -1445,7 +1478,7 @@ static void cases_mixread(struct builder *b)
     for (int i = 0; i < b->st->ncases; i++) {
         struct fcb_case *c = &b->st->cases[i];
         if (!strcmp(c->group, "mix")) {
-            free(c->ops);
+            ops_free(c);
             continue;
         }
         b->st->cases[k++] = *c;
@@ -1818,7 +1851,7 @@ void fcb_teardown(struct fcb_state *st)
     for (int j = 0; j < st->nitems; j++)
         free(st->items[j].ns);
     for (int c = 0; c < st->ncases; c++)
-        free(st->cases[c].ops);
+        ops_free(&st->cases[c]);
     free(st->items);
     free(st->cases);
     free(st->impls);
