@@ -128,6 +128,14 @@ static uint64_t nt_threshold(const struct fc_x86_cpu *c)
         t = l3 / 4 * 3;
     else
         t = l3 / 2;
+    /* AMD: 3/4 of the CCX's L3, as AOCL-LibMem.  Checked on Zen 5 (family 0x1a VM,
+     * 32 MiB L3; 2026-12-02) for memcpy, streaming from 2 MiB (with rep movsb
+     * stopped there) against the policy: fcbench's fixed-size cells gain (8 MiB
+     * 1.40x glibc against 1.09x, 16 MiB 1.89x against 1.30x, cold 4 MiB 1.45x
+     * against 1.17x), but a copy followed by a read of all of dst, the same
+     * buffers again and again, took 1.5-1.7x the time at 2-8 MiB (8 MiB: 440 vs
+     * 287 us; the copy alone 204 vs 149 us) and 1.07x at 16 MiB.  By the rule
+     * (fc_x86_policy: the worse of the regimes) cached stores stay below 24 MiB. */
     /* Non-temporal stores under a hypervisor: this VM's CPUID reports the host's
      * 300 MiB L3 (L3/4 = 75 MiB), but what it can keep cached is shared with other
      * guests: copies run at L3 speed only to ~16 MiB (13 GB/s, then 7-8 GB/s).
