@@ -176,10 +176,11 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
 
     fc_bytezero(d, sizeof *d);
     /* The hot-versus-cold rule.  A threshold that trades hot calls against cold
-     * ones (the rep movsb and rep stosb windows; the 4K-aliasing backward limit
-     * is measured hot only, the non-temporal threshold on its own figures) is
-     * set, per size, to the path whose worse ratio (hot or cold) against the
-     * fastest measured alternative is smaller.  On Zen 5 that is the
+     * ones (the rep movsb and rep stosb windows; the non-temporal threshold,
+     * whose second regime is a read of dst after the call; the 4K-aliasing
+     * backward limit is measured hot only) is set, per size, to the path whose
+     * worse ratio (hot or cold) against the fastest measured alternative is
+     * smaller.  On Zen 5 that is the
      * best peer in the same fcbench run (AOCL-LibMem's vector loops hot, glibc's
      * rep movsb/stosb cold, each the same speed as ours), i.e. our two paths
      * against each other; on Emerald Rapids it was glibc.  Each threshold below
