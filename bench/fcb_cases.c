@@ -723,7 +723,6 @@ static int group_on(const struct builder *b, const char *g)
     return in_list(b->st->cfg.groups, g, 0);
 }
 
-/* Adds a case (unless filtered out) with room for nops operations; NULL if skipped. */
 /* A case's op array is read on every call of the timed loop, right after the
  * call's stores.  When its address matches the buffers' in the low 12 bits (4K
  * aliasing: the core compares only those bits of a load with earlier stores) the
@@ -757,6 +756,7 @@ static void ops_free(struct fcb_case *c)
         free(c->ops);
 }
 
+/* Adds a case (unless filtered out) with room for nops operations; NULL if skipped. */
 static struct fcb_case *new_case(struct builder *b, int f, const char *group, size_t size,
                                  size_t nops, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));

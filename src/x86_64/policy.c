@@ -180,11 +180,11 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
      * whose second regime is a read of dst after the call; the 4K-aliasing
      * backward limit is measured hot only) is set, per size, to the path whose
      * worse ratio (hot or cold) against the fastest measured alternative is
-     * smaller.  On Zen 5 that is the
-     * best peer in the same fcbench run (AOCL-LibMem's vector loops hot, glibc's
-     * rep movsb/stosb cold, each the same speed as ours), i.e. our two paths
-     * against each other; on Emerald Rapids it was glibc.  Each threshold below
-     * carries its figures and the CPU they were measured on. */
+     * smaller.  On Zen 5 that alternative is the best peer in the same fcbench
+     * run (AOCL-LibMem's vector loops hot, glibc's rep movsb/stosb cold, each
+     * the same speed as ours), i.e. our two paths against each other; on
+     * Emerald Rapids it was glibc.  Each threshold below carries its figures
+     * and the CPU they were measured on. */
     d->tun.nt_threshold = (size_t)nt_threshold(c);
     /* The rep movsb window, used by "erms" and "avx512" for forward copies at safe
      * distances.  Intel: its start-up cost is amortised from ~2 KiB with FSRM
