@@ -13,13 +13,13 @@
  *
  * Size classes (every class loads all it needs before its first store, so
  * overlapping buffers give memmove's result and memcpy == memmove):
- *   0..64      one byte-masked 64-byte load and store, one compare, no size ladder.
+ *   0..63      one byte-masked 64-byte load and store, one compare, no size ladder.
  *              No masked-out byte may lie in the next page (such an access cost
  *              195-245 ns when that page was not mapped): when src or dst is in
  *              the last 63 bytes of a page, the load and store are anchored at the
  *              end (masks from the top), or, when the other buffer is within 64-n
  *              bytes of its page's start, a plain overlapping-pair ladder.
- *   65..128    first and last 64 bytes
+ *   64..128    first and last 64 bytes (64 itself too: plain loads, see .Lmore_63)
  *   129..256   first two and last two 64-byte vectors
  *   257..512   first four and last four (straight-line beat the loop here: 4.1
  *              vs 3.4 ns for glibc's straight-line at 384-512 B aligned)
@@ -48,9 +48,9 @@
 
 KERNEL_BEGIN(fc_memmove_x86_avx512)
         movq    %rdi, %rax
-        cmpq    $64, %rdx
-        ja      .Lmore_64
-        /* 0..64: bzhi keeps the low n bits of the all-ones mask.  Not when src
+        cmpq    $63, %rdx
+        ja      .Lmore_63
+        /* 0..63: bzhi keeps the low n bits of the all-ones mask.  Not when src
          * or dst lies in the last 63 bytes of a page: see .Lsmall_page_end. */
         leal    63(%rsi), %ecx
         leal    63(%rdi), %r8d
@@ -140,13 +140,19 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         ret
 
         /* Each size class from here starts a 64-byte line, so that a short class
-         * (65..128 is 43 bytes) never straddles two and an edit above cannot move
+         * (64..128 is 43 bytes) never straddles two and an edit above cannot move
          * it across one.  With 16-byte alignment fc_memcpy's 65..255 B copies
          * took 1.18-1.22x the time of the drop-in's (the same instructions, one
          * placed at 48 mod 64, the other at 0), and 256..4096 B 1.03-1.05x; with
          * this both are equal (Intel SPR-class VM, model 0xa7, 3-process fcbench). */
+        /* 64 bytes exactly go here, not to the masked path: a masked load that
+         * partly overlaps an earlier store waits longer than a plain one (memmove
+         * of 64 B with src = dst + 32, called back to back: 1.32x glibc's time
+         * masked, 1.02x with these plain loads; 64 B copies 0.86-0.96x the time
+         * in sizes, misal and pageend; the fleet mixes within +-2%, which hold
+         * few 64s; Zen 5 VM, 5-7-process fcbench).  Not measured on Intel. */
         .p2align 6
-.Lmore_64:
+.Lmore_63:
         DROPIN_DIVERT
         vmovdqu64 (%rsi), %zmm16
         vmovdqu64 -64(%rsi,%rdx), %zmm17
