@@ -68,7 +68,8 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * regimes (Zen 5 VM, 5-process fcbench; AOCL-LibMem's zen4 build, whose
          * path also fits one line, had run 10-25% faster than its zen5 build,
          * whose ret is in the next).  A build with -fcf-protection puts endbr64
-         * (4 bytes) before it and the ret in the next line again. */
+         * (4 bytes) before it and the ret in the next line again.  Checked by
+         * test/check_asm.py lines. */
         orq     $-1, %r9
         bzhiq   %rdx, %r9, %rcx
         kmovq   %rcx, %k1
