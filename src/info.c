@@ -72,8 +72,13 @@ FC_API size_t fc_describe(char *buf, size_t cap)
         fc_strcat_size(num, sizeof num, v);
         snprintf(what, sizeof what, "%s%s%s%s", rows[t].meaning, rows[t].env[0] ? " (FASTCOPY_" : "",
                  rows[t].env, rows[t].env[0] ? ")" : "");
-        put(&o, "  %-22s %10s  %-11s  %s\n", rows[t].name, v ? num : "-",
-            !strcmp(rows[t].arch, FC_ARCH_NAME) ? from[d->tun_from[t]] : "-", what);
+        /* "-" = not this architecture's, or a hardware fact that is absent (a
+         * DC ZVA or cbo.zero block size of 0); a 0 that a policy, a tuning file
+         * or FASTCOPY_* set is a setting (alias_backward_stop 0: never backward;
+         * memset_masked_max 0: branch-free) and shows as 0 */
+        int mine = !strcmp(rows[t].arch, FC_ARCH_NAME);
+        put(&o, "  %-22s %10s  %-11s  %s\n", rows[t].name,
+            mine && (v || rows[t].env[0]) ? num : "-", mine ? from[d->tun_from[t]] : "-", what);
     }
 
     put(&o, "\nWhy (and from: policy, tuning file or environment)\n");

@@ -75,6 +75,16 @@ if [ -n "$key" ]; then
     || bad "precedence: $(grep "^  $key" "$W/info")"
 fi
 
+# a 0 on this architecture is a setting (never backward; branch-free), shown as 0
+if [ "$arch" = x86_64 ]; then
+  { cat "$W/hdr"; echo "alias_backward_stop = 0"; echo "memset_masked_max = 0"; } > "$W/zero"
+  info_of "$W/zero"
+  [ "$(lines)" -eq 0 ] && grep -Eq "^  alias_backward_stop +0 +tuning file" "$W/info" \
+    && grep -Eq "^  memset_masked_max +0 +tuning file" "$W/info" \
+    && ok "a 0 from the file shows as 0, from the tuning file" \
+    || bad "zero: $(cat "$W/err"; grep -E '^  (alias_backward_stop|memset_masked_max) ' "$W/info")"
+fi
+
 : > "$W/empty"
 info_of "$W/empty"
 grep -q "tuning file $W/empty: empty; ignored" "$W/err" && [ "$(lines)" -eq 1 ] \
