@@ -6,7 +6,7 @@
  * Assumptions: AVX-512F/BW/VL enabled by the OS, BMI2.
  * Size classes:
  *   0..64      only where the policy sets fc_tun.memset_masked_max (64 on Intel
- *              Sapphire Rapids and later and on Zen 5, 0 = never elsewhere): one masked
+ *              Sapphire Rapids and later and on Zen 4/5, 0 = never elsewhere): one masked
  *              store behind one size branch (Emerald Rapids, hot fixed sizes: 1.19
  *              times the best peer's time, against 1.69 branch-free).
  *   0..255     no size branch: one byte-masked store of [0, min(n, 64)) and three
@@ -39,7 +39,7 @@
 
 #include "kernel_entry.h"
 
-/* MASKED_TEST: n <= memset_masked_max (0, or 64 on Intel and Zen 5) goes to .Lone_masked.
+/* MASKED_TEST: n <= memset_masked_max (0, or 64 on Intel and Zen 4/5) goes to .Lone_masked.
  * In the drop-in the word compared with is FC_DROPIN_LIMIT: memset_masked_max + 1
  * when the resolver chose this kernel (src/exports.c), 0 when it did not, so
  * that no call takes the branch and every one meets DROPIN_DIVERT below it.  The
@@ -88,7 +88,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         ret
 
         /* The CPUs whose policy sets memset_masked_max (Intel Sapphire Rapids
-         * and later): up to 64 bytes one masked store and nothing else. */
+         * and later, Zen 4 and 5): up to 64 bytes one masked store and nothing else. */
 .Lone_masked:
         vpbroadcastb %esi, %zmm16
         movq    $-1, %rcx

@@ -241,20 +241,26 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
             d->tun.rep_stosb_stop = 256 * KiB;
             d->tun.rep_stosb_resume =
                 c->l2_size >= 512 * KiB && c->l2_size <= 4 * MiB ? (size_t)c->l2_size : MiB;
-            /* memset up to 64 B: one masked store behind a size branch (as on
-             * Intel below), by the same rule over the regimes.  Zen 5, `fcbench
-             * --tune -v` (time with the branch over without): fixed small sizes
-             * 0.82, the fleet mixes in random order 1.15 (their sizes mispredict
-             * the branch); against the best peer (AOCL's zen4 build, one masked
-             * store without a page-end test) fixed sizes 0-64 went from 1.41x its
-             * time to 1.27x, the mixes replayed 512/4096 calls from 18 cells
-             * behind to 2 (3-process fcbench runs), random order stays ahead of
-             * it but for MemsetGoogleB.  Worse case 1.27 against 1.41. */
-            d->tun.memset_masked_max = 64;
         } else {
             d->tun.rep_movsb_threshold = d->tun.rep_movsb_stop; /* closed */
             d->tun.rep_stosb_threshold = d->tun.nt_threshold;   /* closed */
         }
+        /* memset up to 64 B (the avx512 variant, Zen 4 and later): one masked
+         * store behind a size branch (as on Intel below), by the same rule over
+         * the regimes.  Zen 5, `fcbench --tune -v` (time with the branch over
+         * without): fixed small sizes 0.82, the fleet mixes in random order 1.15
+         * (their sizes mispredict the branch); against the best peer (AOCL's
+         * zen4 build, one masked store without a page-end test) fixed sizes 0-64
+         * went from 1.41x its time to 1.27x, the mixes replayed 512/4096 calls
+         * from 18 cells behind to 2 (3-process fcbench runs), random order stays
+         * ahead of it but for MemsetGoogleB.  Worse case 1.27 against 1.41.
+         * Zen 4 (family 0x19 model 0x11 VM, 2026-12-03, one 3-process fcbench
+         * A/B, memset groups): time with the branch over without, geometric
+         * means, sizes 0-64 0.78, misaligned 0-64 0.77, cold 0.90, mixes in
+         * random order 1.03 (noise), replayed 4096 / 512 calls 0.84 / 0.82;
+         * cells behind the best peer 121 -> 39 (mixes 10 -> 0 of 30; worst small
+         * size 1.73x AOCL zen4's time -> 1.19x).  Worse case 1.19 against 1.73. */
+        d->tun.memset_masked_max = 64;
     }
     if (intel_full_clock_avx512(c)) {
         /* Measured on this project's Intel VM (family 6 model 0xcf, Emerald Rapids,
@@ -301,8 +307,8 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
         /* memset's rule differs: its own sizes, rep stosb, not rep movsb */
         why_set = zen5 ? ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
                          "64-byte loop, rep stosb in two measured windows"
-                       : ": AVX-512 enabled: branch-free below 256 B, 64-byte loop; rep stosb "
-                         "off (glibc bug 30994)";
+                       : ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
+                         "64-byte loop; rep stosb off (glibc bug 30994)";
     } else if (intel_full_clock_avx512(c) && has(c, FC_X86_ERMS)) {
         /* Measured on Emerald Rapids (see the thresholds above): against "erms"
          * (AVX2 + rep movsb) the fleet memcpy mixes go from 0.87-1.17x glibc to
