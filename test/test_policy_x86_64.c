@@ -104,6 +104,8 @@ static void test_zen3(void **s)
     assert_string_equal(fc_x86_uarch(&c), "Zen 3");
     assert_int_equal(d.tun.nt_threshold, 24 * MiB);
     assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
+    /* no AVX-512: nothing reads memset_masked_max, which stays 0 */
+    assert_int_equal(d.tun.memset_masked_max, 0);
 }
 
 static void test_intel_fsrm(void **s)

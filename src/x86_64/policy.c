@@ -259,8 +259,10 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * means, sizes 0-64 0.78, misaligned 0-64 0.77, cold 0.90, mixes in
          * random order 1.03 (noise), replayed 4096 / 512 calls 0.84 / 0.82;
          * cells behind the best peer 121 -> 39 (mixes 10 -> 0 of 30; worst small
-         * size 1.73x AOCL zen4's time -> 1.19x).  Worse case 1.19 against 1.73. */
-        d->tun.memset_masked_max = 64;
+         * size 1.73x AOCL zen4's time -> 1.19x).  Worse case 1.19 against 1.73.
+         * (Only where the avx512 variant can run: elsewhere nothing reads it.) */
+        if (can_avx512(c))
+            d->tun.memset_masked_max = 64;
     }
     if (intel_full_clock_avx512(c)) {
         /* Measured on this project's Intel VM (family 6 model 0xcf, Emerald Rapids,
