@@ -532,13 +532,10 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
         for (int b = 0; b < cuts[k].shape; b++)
             *tfield(&now, cuts[k].bound[b]) = from_bound(&cuts[k], (unsigned)b, cuts[k].r.out[b]);
     }
-    /* The policy keeps rep movsb up to the non-temporal threshold; a window the
-     * measurement left closed (rep movsb off: threshold at or past the new
-     * nt_threshold, as on Zen 4 where all three are 24M) stays closed, for the
-     * loader refuses a stop below its threshold as an empty window. */
-    if (base.rep_movsb_stop == base.nt_threshold)
-        now.rep_movsb_stop = now.rep_movsb_threshold < now.nt_threshold ? now.nt_threshold
-                                                                        : now.rep_movsb_threshold;
+    /* the policy keeps rep movsb up to the non-temporal threshold */
+    now.rep_movsb_stop = fcb_tune_movsb_stop(base.rep_movsb_stop, base.nt_threshold,
+                                             now.rep_movsb_threshold, now.rep_movsb_stop,
+                                             now.nt_threshold);
 
     /* the table */
     printf("\n# fcbench --tune (%s objective): %s\n", objname[o->objective],

@@ -53,6 +53,15 @@ int fcb_tune_verdict(const struct fcb_tune_point *p, int objective, int def_b, d
 double fcb_tune_choose(const struct fcb_tune_point *pts, int npts, int objective, int shape,
                        const size_t *def, size_t *out);
 
+/* rep movsb's stop after the measurement, where the policy keeps rep movsb up to
+ * the non-temporal threshold (policy_stop == policy_nt): it follows the measured
+ * nt_threshold, except that a window left closed (threshold at or past the new
+ * nt_threshold: rep movsb off, as on Zen 4 where all three are 24M) stays closed,
+ * stop = threshold, for the loader refuses a stop below its threshold as an empty
+ * window.  Otherwise the measured stop. */
+size_t fcb_tune_movsb_stop(size_t policy_stop, size_t policy_nt, size_t threshold, size_t stop,
+                           size_t nt);
+
 /* `fcbench --tune`: 0, or an exit status after one line on stderr. */
 struct fcb_state;
 struct fcb_tune_opts {

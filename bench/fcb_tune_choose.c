@@ -153,3 +153,11 @@ double fcb_tune_choose(const struct fcb_tune_point *pts, int npts, int objective
     free(cand);
     return best - base;
 }
+
+size_t fcb_tune_movsb_stop(size_t policy_stop, size_t policy_nt, size_t threshold, size_t stop,
+                           size_t nt)
+{
+    if (policy_stop != policy_nt)
+        return stop;
+    return threshold < nt ? nt : threshold;
+}

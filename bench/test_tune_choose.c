@@ -141,6 +141,21 @@ int main(void)
     EXPECT(out[0] == 512 && out[1] == 1024 && out[2] == 32768, "two windows: %zu %zu %zu",
            out[0], out[1], out[2]);
 
+    /* rep movsb's stop follows a measured nt_threshold (Zen 5: [32K, nt)), but a
+     * closed window stays closed (Zen 4: threshold = stop = nt = 24M, nt measured
+     * 16M: stop 16M under threshold 24M would be refused by the loader) */
+    {
+        const size_t M = 1u << 20;
+        size_t st = fcb_tune_movsb_stop(24 * M, 24 * M, 32768, 24 * M, 2 * M);
+        EXPECT(st == 2 * M, "stop follows nt: %zu", st);
+        st = fcb_tune_movsb_stop(24 * M, 24 * M, 24 * M, 24 * M, 16 * M);
+        EXPECT(st == 24 * M, "closed window stays closed: %zu", st);
+        st = fcb_tune_movsb_stop(24 * M, 24 * M, 20 * M, 24 * M, 16 * M);
+        EXPECT(st == 20 * M, "threshold past the new nt closes it: %zu", st);
+        st = fcb_tune_movsb_stop(8 * M, 24 * M, 4096, 8 * M, 2 * M);
+        EXPECT(st == 8 * M, "a stop of its own is kept: %zu", st);
+    }
+
     printf("%s\n", fails ? "some checks failed" : "all checks passed");
     return fails != 0;
 }
