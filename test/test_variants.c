@@ -209,8 +209,8 @@ static void test_copy_overlap(void **state)
     const struct fc_variant *v = ((struct vcase *)*state)->v;
     fc_copy_fn fn = (fc_copy_fn)v->fn;
     static const size_t sizes[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100,
-                                   127, 128, 129, 200, 255, 256, 257, 300, 511, 512, 513, 777,
-                                   1024, 2049, 4100, 10000, 70001};
+                                   127, 128, 129, 200, 255, 256, 257, 300, 511, 512, 513, 640,
+                                   768, 769, 777, 1023, 1024, 1025, 2049, 4100, 10000, 70001};
     size_t base = 8192, cap = base * 2 + 80000;
     unsigned char *buf = malloc(cap), *want = malloc(cap);
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
