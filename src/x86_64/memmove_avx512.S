@@ -209,9 +209,12 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * glibc's speed against the loop's 0.95x, Zen 5).  Against the loop and
          * its set-up (Zen 4 VM, 3-process fcbench A/B): 1024 B 0.88-0.92x the
          * time, 768 B 0.90-0.95x, sizes and misal 513 B-64 KiB 0.97-0.99x, the
-         * mixes within noise.  Not measured on Zen 5 or Intel.  rep movsb and
-         * non-temporal stores are not considered below 1025 B, whatever the
-         * tunables say.  zmm16-19 hold the first two and last two vectors. */
+         * mixes within noise.  Not measured on Zen 5 or Intel.  It ends at 1024
+         * because sixteen 64-byte vectors are what zmm16-31 hold (the registers
+         * that need no vzeroupper), and every load must come before the first
+         * store.  rep movsb and non-temporal stores are not considered below
+         * 1025 B, whatever the tunables say.  zmm16-19 hold the first two and
+         * last two vectors. */
         .p2align 6
 .Lmore_512:
         cmpq    $1024, %rdx
@@ -225,26 +228,16 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         vmovdqu64 -192(%rsi,%rdx), %zmm26
         vmovdqu64 -256(%rsi,%rdx), %zmm27
         cmpq    $768, %rdx
-        ja      .Lmore_768
-        vmovdqu64 %zmm16, (%rdi)
-        vmovdqu64 %zmm18, 64(%rdi)
-        vmovdqu64 %zmm20, 128(%rdi)
-        vmovdqu64 %zmm21, 192(%rdi)
-        vmovdqu64 %zmm22, 256(%rdi)
-        vmovdqu64 %zmm23, 320(%rdi)
-        vmovdqu64 %zmm24, 384(%rdi)
-        vmovdqu64 %zmm25, 448(%rdi)
-        vmovdqu64 %zmm27, -256(%rdi,%rdx)
-        vmovdqu64 %zmm26, -192(%rdi,%rdx)
-        vmovdqu64 %zmm19, -128(%rdi,%rdx)
-        vmovdqu64 %zmm17, -64(%rdi,%rdx)
-        ret
-.Lmore_768:
+        jbe     1f
+        /* 769..1024: the four vectors at n-512..n-257 too */
         vmovdqu64 -320(%rsi,%rdx), %zmm28
         vmovdqu64 -384(%rsi,%rdx), %zmm29
         vmovdqu64 -448(%rsi,%rdx), %zmm30
         vmovdqu64 -512(%rsi,%rdx), %zmm31
-        vmovdqu64 %zmm16, (%rdi)
+        /* Stores in ascending order, as in the classes below 512 (fc_copy_user
+         * runs this kernel and must not have written past a fault); vector
+         * moves leave the flags of the compare with 768 as they were. */
+1:      vmovdqu64 %zmm16, (%rdi)
         vmovdqu64 %zmm18, 64(%rdi)
         vmovdqu64 %zmm20, 128(%rdi)
         vmovdqu64 %zmm21, 192(%rdi)
@@ -252,11 +245,12 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         vmovdqu64 %zmm23, 320(%rdi)
         vmovdqu64 %zmm24, 384(%rdi)
         vmovdqu64 %zmm25, 448(%rdi)
+        jbe     2f
         vmovdqu64 %zmm31, -512(%rdi,%rdx)
         vmovdqu64 %zmm30, -448(%rdi,%rdx)
         vmovdqu64 %zmm29, -384(%rdi,%rdx)
         vmovdqu64 %zmm28, -320(%rdi,%rdx)
-        vmovdqu64 %zmm27, -256(%rdi,%rdx)
+2:      vmovdqu64 %zmm27, -256(%rdi,%rdx)
         vmovdqu64 %zmm26, -192(%rdi,%rdx)
         vmovdqu64 %zmm19, -128(%rdi,%rdx)
         vmovdqu64 %zmm17, -64(%rdi,%rdx)
