@@ -109,7 +109,20 @@ static double sample(struct fcb_state *st, struct fcb_item *it)
     return t / (double)it->iters;
 }
 
-static double mean_ci(const double *x, int n, double *ci)
+/* --processes N: each child (a fresh exec, so its own address-space layout; on
+ * this project's VMs the layout alone moved the fixed small sizes by 10-40%
+ * between processes, for every implementation) runs the whole measurement and
+ * writes, for every mean_ci() call in order, the per-round values (an int count,
+ * then the doubles) to its file; the parent measures nothing (replaying) and
+ * takes each child's mean of those values as one sample, so a verdict has to hold
+ * across processes (95% interval on N - 1 degrees of freedom). */
+static FILE *rec_out;      /* a child: its samples go here */
+static FILE **rec_in;      /* the parent: its children's files */
+static int rec_n;          /* how many */
+static int rec_bad;        /* a child's records did not match the parent's plan */
+#define replaying (rec_in != NULL)
+
+static double plain_mean_ci(const double *x, int n, double *ci)
 {
     double m = 0, v = 0;
     for (int i = 0; i < n; i++)
@@ -121,11 +134,41 @@ static double mean_ci(const double *x, int n, double *ci)
     return m;
 }
 
+/* The mean of x[0..n) and the half-width of its 95% interval (ci). */
+static double mean_ci(const double *x, int n, double *ci)
+{
+    if (rec_out) {
+        int32_t cnt = n;
+        if (fwrite(&cnt, sizeof cnt, 1, rec_out) != 1 ||
+            fwrite(x, sizeof *x, (size_t)n, rec_out) != (size_t)n)
+            rec_bad = 1;
+    }
+    if (!replaying)
+        return plain_mean_ci(x, n, ci);
+    double per[64], tmp[512];
+    for (int p = 0; p < rec_n; p++) {
+        int32_t cnt;
+        if (fread(&cnt, sizeof cnt, 1, rec_in[p]) != 1 || cnt != n || cnt < 1 || cnt > 512 ||
+            fread(tmp, sizeof *tmp, (size_t)cnt, rec_in[p]) != (size_t)cnt) {
+            rec_bad = 1;
+            *ci = INFINITY;
+            return 0;
+        }
+        per[p] = plain_mean_ci(tmp, cnt, ci);
+    }
+    return plain_mean_ci(per, rec_n, ci);
+}
+
 /* Times items[0..n) under sides a and b for R rounds (the order of the two
  * alternating), into lr[i*R + r] = log(time b / time a). */
 static void measure(struct fcb_state *st, struct fcb_item **items, int n, const struct side *a,
                     const struct side *b, int R, double *lr)
 {
+    if (replaying) { /* the children measured */
+        for (int i = 0; i < n * R; i++)
+            lr[i] = 0;
+        return;
+    }
     double target = st->cfg.sample_us * 1e3;
     double *t[2] = {malloc(sizeof(double) * (size_t)n), malloc(sizeof(double) * (size_t)n)};
     apply(a);
@@ -366,7 +409,7 @@ static void run_variants(struct fcb_state *st, struct vchoice *v, int objective,
         say("%s: %s against %s, %d cases x %d rounds", fn, list[k].name, def, n, R);
         double target = st->cfg.sample_us * 1e3;
         apply(&(struct side){0});
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && !replaying; i++) {
             fcb_calibrate(st, items[i], target);
             ref[i]->iters = items[i]->iters;
         }
@@ -376,7 +419,7 @@ static void run_variants(struct fcb_state *st, struct vchoice *v, int objective,
         int cnt[2] = {0, 0};
         for (int i = 0; i < n; i++)
             cnt[regime[i]]++;
-        for (int r = 0; r < R; r++)
+        for (int r = 0; r < R && !replaying; r++)
             for (int i = 0; i < n; i++) {
                 double a, b;
                 if (r & 1)
@@ -489,6 +532,13 @@ static int emulated(void)
     return q;
 }
 
+/* --tune without --processes: 5 (a one-process verdict is a draw of that process's
+ * layout: docs/tuning.md), 1 under an emulator (no child can start there). */
+int fcb_tune_default_processes(void)
+{
+    return emulated() ? 1 : 5;
+}
+
 int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
 {
     static const char *const objname[] = {"balanced", "hot", "cold"};
@@ -509,12 +559,49 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
     base = policy.tun;
     fc_tun = base;
 
-    if (emulated())
+    int nproc = o->child_out ? 1 : o->nproc;
+    if (o->child_out) {
+        quiet = 1;
+        if (!(rec_out = fopen(o->child_out, "wb"))) {
+            fprintf(stderr, "fcbench: tune: %s: %s\n", o->child_out, strerror(errno));
+            return 1;
+        }
+    }
+    if (emulated() && !o->child_out)
         fprintf(stderr, "fcbench: tune: this looks like an emulator (QEMU): its timings mean "
                         "nothing; the file is written all the same (for tests)\n");
     int nc = plan(cuts);
     say("%d cut-overs and %d variant choices to time (%s objective%s)", nc, FC_NFUNCS,
         objname[o->objective], o->quick ? ", --quick" : "");
+    char paths[64][4200];
+    FILE *files[64];
+    int rc = 0;
+    if (nproc > 1) {
+        rec_n = nproc;
+        rec_in = files;
+        for (int p = 0; p < rec_n; p++)
+            paths[p][0] = 0, files[p] = NULL;
+        for (int p = 0; p < rec_n && !rc; p++) {
+            char **cargv = NULL;
+            if (fcb_child_file(paths[p], sizeof paths[p]) ||
+                !(cargv = fcb_child_argv(o->argc, o->argv, paths[p], 0))) {
+                rc = 1;
+                break;
+            }
+            say("process %d/%d%s", p + 1, rec_n, p ? "" : " (each measures everything)");
+            fflush(NULL);
+            rc = fcb_run_child(cargv, p, rec_n);
+            free(cargv);
+            if (!rc && !(files[p] = fopen(paths[p], "rb"))) {
+                fprintf(stderr, "fcbench: tune: %s: %s\n", paths[p], strerror(errno));
+                rc = 1;
+            }
+        }
+        if (rc)
+            goto out;
+        say("%d processes done in %.0f s; per cut-over, each process's mean is one sample",
+            rec_n, (fcb_now_ns() - t0) / 1e9);
+    }
     for (int k = 0; k < nc; k++)
         run_cutover(st, &cuts[k], o->objective, R);
     for (int f = 0; f < FC_NFUNCS; f++) {
@@ -523,6 +610,21 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
         run_variants(st, &vars[f], o->objective, o->quick ? 3 : 5);
     }
     fc_tun = base;
+    if (o->child_out) {
+        if (fclose(rec_out) || rec_bad) {
+            fprintf(stderr, "fcbench: tune: %s: write failed\n", o->child_out);
+            return 1;
+        }
+        return 0;
+    }
+    for (int p = 0; p < rec_n && !rec_bad; p++)
+        rec_bad = fgetc(files[p]) != EOF;
+    if (rec_bad) {
+        fprintf(stderr, "fcbench: tune: the processes' measurements do not match this one's "
+                        "plan\n");
+        rc = 1;
+        goto out;
+    }
 
     /* the values */
     struct fc_tunables now = base;
@@ -583,10 +685,14 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
     FILE *out = fopen(o->out, "w");
     if (!out) {
         fprintf(stderr, "fcbench: --out %s: %s\n", o->out, strerror(errno));
-        return 1;
+        rc = 1;
+        goto out;
     }
-    fprintf(out, "%s; cpu: %s; libfastcopy %s; fcbench --tune%s --objective %s, %s\n",
-            FC_TUNING_MAGIC, ident, fc_version(), o->quick ? " --quick" : "",
+    char procs[32] = "";
+    if (nproc > 1)
+        snprintf(procs, sizeof procs, " --processes %d", nproc);
+    fprintf(out, "%s; cpu: %s; libfastcopy %s; fcbench --tune%s%s --objective %s, %s\n",
+            FC_TUNING_MAGIC, ident, fc_version(), o->quick ? " --quick" : "", procs,
             objname[o->objective], when);
     fprintf(out, "# Read by libfastcopy at load time (FASTCOPY_TUNING=this file, or installed as\n"
                  "# " FC_TUNING_SYSTEM "); FASTCOPY_* variables win over it.\n"
@@ -610,7 +716,8 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
     }
     if (fclose(out)) {
         fprintf(stderr, "fcbench: --out %s: %s\n", o->out, strerror(errno));
-        return 1;
+        rc = 1;
+        goto out;
     }
     printf("\nwrote %s (%.0f s). Use it for one program:\n"
            "  FASTCOPY_TUNING=%s%s%s program\n"
@@ -619,5 +726,13 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
            "(fastcopy-info shows what it changed; remove the file to undo).\n",
            o->out, (fcb_now_ns() - t0) / 1e9, o->out[0] == '/' ? "" : "$PWD/",
            o->out[0] == '/' ? "" : "", o->out, o->out);
-    return 0;
+out:
+    for (int p = 0; p < rec_n; p++) {
+        if (files[p])
+            fclose(files[p]);
+        if (paths[p][0])
+            unlink(paths[p]);
+    }
+    rec_in = NULL;
+    return rc;
 }

@@ -68,7 +68,17 @@ struct fcb_tune_opts {
     const char *out;    /* the tuning file to write */
     int objective;
     int quick;
+    int nproc;          /* the measurement in this many fresh processes (1: here) */
+    const char *child_out; /* set in such a child: where its samples go */
+    int argc;           /* fcbench's arguments, for the children */
+    char **argv;
 };
 int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o);
+int fcb_tune_default_processes(void);
+
+/* fcbench.c's --processes children, which --tune uses too. */
+char **fcb_child_argv(int argc, char **argv, const char *path, int csv_json);
+int fcb_run_child(char **cargv, int p, int nproc);
+int fcb_child_file(char *path, size_t cap);
 
 #endif

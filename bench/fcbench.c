@@ -270,35 +270,90 @@ static int read_child_out(const char *path, int p)
  * process k: that process's median.  The parent has built the same cases and
  * items (same options, same seed), so the children's lines must name them in the
  * same order.  0, or the exit status to leave with after one line on stderr. */
-static int run_processes(int argc, char **argv)
+/* The argument vector of a --processes child: ours without --processes N (and
+ * without --csv/--json FILE when csv_json: the parent writes those), then
+ * --child-out PATH.  Freed by the caller. */
+char **fcb_child_argv(int argc, char **argv, const char *path, int csv_json)
 {
-    /* This very file, even when the build has replaced it meanwhile. */
-    const char *self = "/proc/self/exe";
-    char path[4200];
-    const char *tmpdir = getenv("TMPDIR");
-    if (!tmpdir || !*tmpdir)
-        tmpdir = "/tmp";
-    snprintf(path, sizeof path, "%s/fcbench-XXXXXX", tmpdir);
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        fcb_err("--processes: cannot create a file in %s: %s\n", tmpdir, strerror(errno));
-        return 1;
-    }
-    close(fd);
     char **cargv = calloc((size_t)argc + 3, sizeof *cargv);
-    int n = 0, rc = 0;
+    int n = 0;
+    if (!cargv)
+        return NULL;
     cargv[n++] = argv[0];
     for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "--processes") || !strcmp(argv[k], "--csv") ||
-            !strcmp(argv[k], "--json")) {
+        if (!strcmp(argv[k], "--processes") ||
+            (csv_json && (!strcmp(argv[k], "--csv") || !strcmp(argv[k], "--json")))) {
             k++;
             continue;
         }
         cargv[n++] = argv[k];
     }
     cargv[n++] = "--child-out";
-    cargv[n++] = path;
+    cargv[n++] = (char *)path;
     cargv[n] = NULL;
+    return cargv;
+}
+
+/* Child p of nproc: this very file (even when the build has replaced it
+ * meanwhile), a fresh exec, its stdout to /dev/null; 0 when it exited 0, 4 when it
+ * found a wrong result, else 1 (said on stderr). */
+int fcb_run_child(char **cargv, int p, int nproc)
+{
+    pid_t pid = fork();
+    if (pid < 0) {
+        fcb_err("--processes: fork: %s\n", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        int dn = open("/dev/null", O_WRONLY);
+        if (dn >= 0)
+            dup2(dn, 1);
+        execv("/proc/self/exe", cargv);
+        fcb_err("--processes: cannot run /proc/self/exe: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && !WEXITSTATUS(status))
+        return 0;
+    if (WIFEXITED(status))
+        fcb_err("--processes: process %d/%d exited with status %d\n", p + 1, nproc,
+                WEXITSTATUS(status));
+    else
+        fcb_err("--processes: process %d/%d killed by signal %d\n", p + 1, nproc,
+                WTERMSIG(status));
+    return WIFEXITED(status) && WEXITSTATUS(status) == 4 ? 4 : 1; /* 4: wrong result */
+}
+
+/* A file for a child's results, in $TMPDIR (default /tmp); 0 on success. */
+int fcb_child_file(char *path, size_t cap)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    if (!tmpdir || !*tmpdir)
+        tmpdir = "/tmp";
+    snprintf(path, cap, "%s/fcbench-XXXXXX", tmpdir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        fcb_err("--processes: cannot create a file in %s: %s\n", tmpdir, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    return 0;
+}
+
+static int run_processes(int argc, char **argv)
+{
+    char path[4200];
+    if (fcb_child_file(path, sizeof path))
+        return 1;
+    char **cargv = fcb_child_argv(argc, argv, path, 1);
+    int rc = 0;
+    if (!cargv) {
+        fcb_err("--processes: out of memory\n");
+        rc = 1;
+        goto out;
+    }
     for (int j = 0; j < st.nitems; j++) {
         double *ns = realloc(st.items[j].ns, sizeof(double) * (size_t)nproc);
         if (!ns) {
@@ -313,34 +368,9 @@ static int run_processes(int argc, char **argv)
     for (int p = 0; p < nproc && !rc; p++) {
         progress(1, "process %d/%d%s", p + 1, nproc, p ? "" : " (each a whole run)");
         fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-            fcb_err("--processes: fork: %s\n", strerror(errno));
-            rc = 1;
-            break;
-        }
-        if (pid == 0) {
-            int dn = open("/dev/null", O_WRONLY);
-            if (dn >= 0)
-                dup2(dn, 1);
-            execv(self, cargv);
-            fcb_err("--processes: cannot run %s: %s\n", self, strerror(errno));
-            _exit(127);
-        }
-        int status;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-            if (WIFEXITED(status))
-                fcb_err("--processes: process %d/%d exited with status %d\n", p + 1, nproc,
-                        WEXITSTATUS(status));
-            else
-                fcb_err("--processes: process %d/%d killed by signal %d\n", p + 1, nproc,
-                        WTERMSIG(status));
-            rc = WIFEXITED(status) && WEXITSTATUS(status) == 4 ? 4 : 1; /* 4: wrong result */
-            break;
-        }
-        rc = read_child_out(path, p);
+        rc = fcb_run_child(cargv, p, nproc);
+        if (!rc)
+            rc = read_child_out(path, p);
     }
     if (!rc)
         progress(1, "%d processes done in %.1f s", nproc, (fcb_now_ns() - t0) / 1e9);
@@ -445,7 +475,9 @@ static void print_context(FILE *f)
         fprintf(f, "%d processes x ", nproc);
     fprintf(f, "%d rounds, ~%.0f us per sample, %d cases, %d items%s", st.cfg.rounds,
             st.cfg.sample_us, st.ncases, st.nitems, st.cfg.quick ? ", --quick" : "");
-    if (nproc > 1)
+    if (nproc > 1 && st.cfg.tune)
+        fprintf(f, "; per cut-over each process's mean time ratio is one sample");
+    else if (nproc > 1)
         fprintf(f, "; per cell the median of the %d per-process medians, compared in pairs "
                    "by process", nproc);
     fputc('\n', f);
@@ -1176,8 +1208,9 @@ static void usage(void)
           "  --list              list the cases and impls that would run, then exit\n"
           "  --tune              measure this machine's cut-overs (and variant choices),\n"
           "                      print what changes, write a tuning file the library\n"
-          "                      reads at load time (docs/tuning.md; about 2 minutes,\n"
-          "                      --quick about 20 s)\n"
+          "                      reads at load time (docs/tuning.md; in 5 processes\n"
+          "                      unless --processes says otherwise: about 25 s, --quick\n"
+          "                      about 4 s)\n"
           "  --out FILE          --tune's file (default fastcopy-tuning.conf)\n"
           "  --objective OBJ     --tune: balanced (default: per size, the path whose worse\n"
           "                      ratio, hot or cold, is smaller), hot or cold\n"
@@ -1189,7 +1222,9 @@ static void usage(void)
           "  --processes N       the whole run N times, each in a fresh process (its own\n"
           "                      code placement and machine phase); a cell's samples are\n"
           "                      then the N per-process medians, compared in pairs by\n"
-          "                      process (2..64; N times as long)\n"
+          "                      process (1..64, default 1; N times as long); with --tune\n"
+          "                      (default 5, 1 under an emulator) each process's mean\n"
+          "                      time ratio is one sample of a verdict\n"
           "  --summary IMPL      after the table: per block of cells (function and group,\n"
           "                      sizes by size band, mixes by regime), the geometric mean\n"
           "                      of every other impl's median time over IMPL's; e.g. two\n"
@@ -1201,8 +1236,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *json = NULL;
-    int list = 0, targets = 0, selftest = 0, tune = 0;
-    struct fcb_tune_opts topt = {"fastcopy-tuning.conf", FCB_OBJ_BALANCED, 0};
+    int list = 0, targets = 0, selftest = 0, tune = 0, nproc_given = 0;
+    struct fcb_tune_opts topt = {"fastcopy-tuning.conf", FCB_OBJ_BALANCED, 0, 1, NULL, 0, NULL};
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     fcb_config_default(&st.cfg);
@@ -1265,11 +1300,12 @@ int main(int argc, char **argv)
             char *end;
             errno = 0;
             long u = strtol(v, &end, 10);
-            if (end == v || *end || errno || u < 2 || u > 64) {
-                fprintf(stderr, "fcbench: --processes '%s': not a number 2..64\n", v);
+            if (end == v || *end || errno || u < 1 || u > 64) {
+                fprintf(stderr, "fcbench: --processes '%s': not a number 1..64\n", v);
                 return 2;
             }
             nproc = (int)u;
+            nproc_given = 1;
         }
         else if (!strcmp(a, "--targets"))
             targets = 1;
@@ -1286,11 +1322,13 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if ((selftest || tune) && nproc > 1) {
-        fprintf(stderr, "fcbench: --processes works with a measuring run, not with %s\n",
-                tune ? "--tune" : "--self-test");
+    if (selftest && nproc > 1) {
+        fprintf(stderr, "fcbench: --processes works with a measuring run or --tune, not "
+                        "with --self-test\n");
         return 2;
     }
+    if (tune && !nproc_given)
+        nproc = fcb_tune_default_processes();
     if (child_out)
         nproc = 1;
     if (selftest)
@@ -1299,19 +1337,25 @@ int main(int argc, char **argv)
         /* One line and exit 2 for options that mean nothing with --tune. */
         if (list || targets || csv || json || summary_impl || st.cfg.groups || st.cfg.cases ||
             st.cfg.impls || st.cfg.funcs || st.cfg.nwith) {
-            fprintf(stderr, "fcbench: --tune takes only --out, --objective, --quick and the "
-                            "measurement options (--cpu, --l1/--l2/--l3, --sample-us, "
-                            "--seed, --no-progress)\n");
+            fprintf(stderr, "fcbench: --tune takes only --out, --objective, --quick, "
+                            "--processes and the measurement options (--cpu, --l1/--l2/--l3, "
+                            "--sample-us, --seed, --no-progress)\n");
             return 2;
         }
-        /* The output file is opened before the run, not found unwritable after it. */
-        FILE *t = fopen(topt.out, "a");
-        if (!t) {
+        /* The output file is opened before the run, not found unwritable after it
+         * (a child of --processes writes only its samples). */
+        FILE *t = child_out ? NULL : fopen(topt.out, "a");
+        if (!child_out && !t) {
             fprintf(stderr, "fcbench: --out '%s': %s\n", topt.out, strerror(errno));
             return 2;
         }
-        fclose(t);
+        if (t)
+            fclose(t);
         topt.quick = st.cfg.quick;
+        topt.nproc = nproc;
+        topt.child_out = child_out;
+        topt.argc = argc;
+        topt.argv = argv;
         st.cfg.tune = 1;
         st.cfg.groups = "tune,mix";
         if (!st.cfg.mix_ops)
@@ -1320,7 +1364,8 @@ int main(int argc, char **argv)
         int rc = fcb_setup(&st);
         if (rc)
             return rc == FCB_EUSAGE ? 2 : 1;
-        print_context(stderr);
+        if (!child_out)
+            print_context(stderr);
         if (verify_all()) {
             fprintf(stderr, "fcbench: not timing a broken implementation; fix it first\n");
             return 4;

@@ -62,10 +62,9 @@ refuse "$fcb" "--objective" --tune --objective
 refuse "$fcb" "--out" --tune --out ''
 refuse "$fcb" "--tune takes only" --tune --quick --group sizes
 refuse "$fcb" "--group" --list --quick --func memset --group dist
-refuse "$fcb" "'1'" --processes 1
+refuse "$fcb" "'0'" --processes 0
 refuse "$fcb" "'many'" --processes many
 refuse "$fcb" "--processes" --processes
-refuse "$fcb" "--tune" --tune --processes 2
 refuse "$fcb" "--self-test" --self-test --processes 3
 refuse "$fcb" "'nosuch'" --quick --summary nosuch
 refuse "$fcb" "--summary" --summary

@@ -21,8 +21,44 @@ else
 fi
 head -n 1 "$W/t.conf" | grep -q '^# libfastcopy tuning 1; cpu: .*; libfastcopy ' \
   && ok "first line names the CPU and the version" || bad "first line: $(head -n 1 "$W/t.conf")"
+# without --processes: 5 fresh processes natively, one under an emulator
+if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
+  head -n 1 "$W/t.conf" | grep -q 'fcbench --tune --quick --processes 5 ' \
+    && ok "by default --tune measures in 5 processes" || bad "first line: $(head -n 1 "$W/t.conf")"
+else
+  ! head -n 1 "$W/t.conf" | grep -q 'processes' \
+    && ok "under an emulator --tune measures in one process" || bad "first line: $(head -n 1 "$W/t.conf")"
+fi
 grep -q '^tunable .* policy .* measured' "$W/tune.out" && ok "--tune prints its table" \
   || bad "no table: $(cat "$W/tune.out")"
+# --processes: every child a fresh exec (natively only: under qemu-user without
+# binfmt a child exec of the guest binary cannot start); each child's file in
+# TMPDIR is removed, the file says how it was measured.
+if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
+  mkdir "$W/tmp"
+  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 2 --out "$W/t2.conf" \
+      > "$W/tune2.out" 2> "$W/tune2.err"; then
+    ok "fcbench --tune --quick --processes 2 writes a file"
+  else
+    bad "fcbench --tune --processes 2 failed: $(cat "$W/tune2.err")"
+  fi
+  head -n 1 "$W/t2.conf" | grep -q 'fcbench --tune --quick --processes 2 ' \
+    && ok "its first line names --processes 2" || bad "first line: $(head -n 1 "$W/t2.conf")"
+  grep -q '^# 2 processes x .*each process.s mean time ratio is one sample' "$W/tune2.err" \
+    && grep -q 'tune: process 2/2' "$W/tune2.err" && ok "--tune --processes says how it measured" \
+    || bad "no process lines: $(cat "$W/tune2.err")"
+  grep -q '^tunable .* policy .* measured' "$W/tune2.out" && ok "--tune --processes prints its table" \
+    || bad "no table: $(cat "$W/tune2.out")"
+  [ -z "$(ls -A "$W/tmp")" ] && ok "the children's files are removed" \
+    || bad "left in TMPDIR: $(ls -A "$W/tmp")"
+  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 1 --out "$W/t3.conf" \
+      > /dev/null 2> "$W/tune3.err" && ! head -n 1 "$W/t3.conf" | grep -q processes \
+      && ! grep -q 'tune: process ' "$W/tune3.err"; then
+    ok "--tune --processes 1 measures in this process"
+  else
+    bad "--tune --processes 1: $(head -n 1 "$W/t3.conf") $(cat "$W/tune3.err")"
+  fi
+fi
 if [ -n "${MESON_EXE_WRAPPER:-}" ]; then
   grep -q "emulator (QEMU): its timings mean nothing" "$W/tune.err" \
     && ok "--tune says an emulator's timings mean nothing" || bad "no emulator warning: $(cat "$W/tune.err")"
