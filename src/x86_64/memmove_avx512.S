@@ -207,9 +207,12 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * eight vectors and the last four (to 768) or eight, so no vector is
          * stored twice at 768 (the 8 + 8 form stored four twice there: 0.83x
          * glibc's speed against the loop's 0.95x, Zen 5).  Against the loop and
-         * its set-up (Zen 4 VM, 3-process fcbench A/B): 1024 B 0.88-0.92x the
+         * its set-up (3-process fcbench A/Bs): Zen 4 VM 1024 B 0.88-0.92x the
          * time, 768 B 0.90-0.95x, sizes and misal 513 B-64 KiB 0.97-0.99x, the
-         * mixes within noise.  Not measured on Zen 5 or Intel.  It ends at 1024
+         * mixes within noise; Zen 5 VM 768 B 0.86x, 1024 B 0.87x, misaligned
+         * 0.92-0.98x, mixes and dist 0.99-1.01x.  Not measured on Intel.  A
+         * class to 2048 in 32 registers (vzeroupper) lost on Uniform384To4096
+         * (docs/kernels-x86_64.md).  It ends at 1024
          * because sixteen 64-byte vectors are what zmm16-31 hold (the registers
          * that need no vzeroupper), and every load must come before the first
          * store.  rep movsb and non-temporal stores are not considered below
