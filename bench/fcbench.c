@@ -28,6 +28,9 @@
 #include <gnu/libc-version.h>
 #endif
 #include "fastcopy.h"
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include "fcb.h"
 #include "fcb_tune.h"
 
@@ -435,6 +438,24 @@ static void cpu_model(char *buf, size_t cap)
     fclose(f);
 }
 
+/* fcb_topology_note's line for this CPU, or NULL (not x86_64, or nothing to say). */
+static const char *topology_note(void)
+{
+#if defined(__x86_64__)
+    unsigned a, b, c, d, max_ext;
+    __cpuid(0, a, b, c, d);
+    int amd = (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163) || /* AuthenticAMD */
+              (b == 0x6f677948 && d == 0x656e6975 && c == 0x6e65476e);   /* HygonGenuine */
+    __cpuid(0x80000000u, max_ext, b, c, d);
+    a = 0;
+    if (amd && max_ext >= 0x8000001du)
+        __cpuid_count(0x8000001du, 0, a, b, c, d);
+    return fcb_topology_note(amd, max_ext, a);
+#else
+    return NULL;
+#endif
+}
+
 static const char *libc_version(void)
 {
 #ifdef __GLIBC__
@@ -459,6 +480,9 @@ static void print_context(FILE *f)
     fprintf(f, "# fcbench (libfastcopy %s) %s, %s, %s, %ld CPUs online, pinned to CPU %d\n",
             fc_version(), when, fcb_arch(), libc_version(), sysconf(_SC_NPROCESSORS_ONLN), st.cpu);
     fprintf(f, "# cpu: %s\n", model);
+    const char *note = topology_note();
+    if (note && st.cfg.nwith)
+        fprintf(f, "# note: %s\n", note);
     fprintf(f, "# caches: L1d %zu KiB (%s), L2 %zu KiB (%s), L3 %zu KiB (%s)\n",
             st.cache.l1 >> 10, st.cache.src_l1, st.cache.l2 >> 10, st.cache.src_l2,
             st.cache.l3 >> 10, st.cache.src_l3);
