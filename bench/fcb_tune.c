@@ -601,6 +601,7 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
             goto out;
         say("%d processes done in %.0f s; per cut-over, each process's mean is one sample",
             rec_n, (fcb_now_ns() - t0) / 1e9);
+        quiet = 1; /* what follows reads the children's samples: nothing to wait for */
     }
     for (int k = 0; k < nc; k++)
         run_cutover(st, &cuts[k], o->objective, R);
