@@ -333,10 +333,16 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
         for (int p = 0; p < np; p++) {
             int def_b = fcb_tune_path_b(c->shape, c->r.def, pts[p].size);
             int v = fcb_tune_verdict(&pts[p], objective, def_b, NULL, NULL);
-            printf("#   %10zu  hot %.3f (%.3f-%.3f)", pts[p].size, exp(pts[p].hot),
-                   exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
+            /* small+mix: one point, its regimes the fixed sizes and the mixes */
+            int sm = !strcmp(c->kind, "small+mix");
+            if (sm)
+                printf("#   %10s  fixed %.3f (%.3f-%.3f)", "1-64", exp(pts[p].hot),
+                       exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
+            else
+                printf("#   %10zu  hot %.3f (%.3f-%.3f)", pts[p].size, exp(pts[p].hot),
+                       exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
             if (pts[p].cold_ci >= 0)
-                printf("  cold %.3f (%.3f-%.3f)", exp(pts[p].cold),
+                printf("  %s %.3f (%.3f-%.3f)", sm ? "mixes" : "cold", exp(pts[p].cold),
                        exp(pts[p].cold - pts[p].cold_ci), exp(pts[p].cold + pts[p].cold_ci));
             printf("  %s\n", v > 0 ? "B" : v < 0 ? "A" : "-");
         }
@@ -660,6 +666,9 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
         fmt_size(b, sizeof b, *tfield(&now, t));
         if (*tfield(&base, t) == *tfield(&now, t))
             printf("%-22s %10s %10s  unchanged\n", tun_key[t], a, b);
+        else if (k < nc && cuts[k].r.lo_size && !strcmp(cuts[k].kind, "small+mix"))
+            printf("%-22s %10s %10s  sizes 1-64: fixed %.2fx, fleet mixes %.2fx\n", tun_key[t],
+                   a, b, cuts[k].r.gain_hot, cuts[k].r.gain_cold);
         else if (k < nc && cuts[k].r.lo_size) {
             fmt_size(lo, sizeof lo, cuts[k].r.lo_size);
             fmt_size(hi, sizeof hi, cuts[k].r.hi_size);
