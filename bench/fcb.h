@@ -150,10 +150,11 @@ void fcb_config_default(struct fcb_config *c);
  * sets its own name). */
 extern const char *fcb_prog;
 void fcb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* One line for the header when this CPU's AMD cache-topology leaf (CPUID
- * 0x8000001D) is empty (subleaf 0's type field 0), NULL otherwise: a peer that
- * sizes its thresholds from it is then misconfigured (fcb_cpunote.c). */
-const char *fcb_topology_note(int amd, unsigned max_ext_leaf, unsigned leaf1d_eax0);
+/* One line for the header when this CPU is AMD's (or Hygon's) and does not report
+ * TopologyExtensions (its cache-topology leaf 0x8000001D is not valid), NULL
+ * otherwise: a peer that sizes its thresholds from that leaf is then
+ * misconfigured (fcb_cpunote.c). */
+const char *fcb_topology_note(int amd, int topoext);
 int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k);
 void fcb_config_usage(void);
 /* The option values that can be checked before anything is set up: --func,

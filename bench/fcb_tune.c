@@ -109,9 +109,9 @@ static double sample(struct fcb_state *st, struct fcb_item *it)
     return t / (double)it->iters;
 }
 
-/* --processes N: each child (a fresh exec, so its own address-space layout; on
- * this project's VMs the layout alone moved the fixed small sizes by 10-40%
- * between processes, for every implementation) runs the whole measurement and
+/* --processes N: each child (a fresh exec, so its own address-space layout and
+ * machine phase; on the Zen 5 VM the fixed small memsets moved by 10-40% between
+ * processes, for every implementation) runs the whole measurement and
  * writes, for every mean_ci() call in order, the per-round values (an int count,
  * then the doubles) to its file; the parent measures nothing (replaying) and
  * takes each child's mean of those values as one sample, so a verdict has to hold
@@ -212,6 +212,7 @@ struct cutover {
         size_t def[3], out[3];
         double gain_hot, gain_cold; /* geometric mean time ratio new/old where changed */
         size_t lo_size, hi_size;    /* the sizes measured whose path changed */
+        int one_point;              /* small+mix: one point (size 1) stands for them all */
         int measured;
     } r;
 };
@@ -241,6 +242,15 @@ static size_t from_bound(const struct cutover *c, unsigned k, size_t v)
     return v;
 }
 
+/* What a cut-over's two regimes are called in its tables: hot and cold, but for
+ * "small+mix", whose one point is the fixed small sizes against the fleet mixes. */
+static const char *regime_name(const struct cutover *c, int cold)
+{
+    if (!strcmp(c->kind, "small+mix"))
+        return cold ? "fleet mixes" : "fixed";
+    return cold ? "cold" : "hot";
+}
+
 static int size_cmp(const void *x, const void *y)
 {
     const struct fcb_tune_point *a = x, *b = y;
@@ -264,6 +274,7 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
             /* one point: hot = the fixed small sizes, cold = the fleet mixes (random
              * order: what a branch costs when sizes are unpredictable) */
             pts[np].size = 1;
+            c->r.one_point = 1;
             for (size_t i = 0; i < nsz; i++) {
                 snprintf(name, sizeof name, "%s/tune/small/%zu", fn, sz[i]);
                 if ((items[n] = find_item(st, name, impl)))
@@ -333,16 +344,15 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
         for (int p = 0; p < np; p++) {
             int def_b = fcb_tune_path_b(c->shape, c->r.def, pts[p].size);
             int v = fcb_tune_verdict(&pts[p], objective, def_b, NULL, NULL);
-            /* small+mix: one point, its regimes the fixed sizes and the mixes */
-            int sm = !strcmp(c->kind, "small+mix");
-            if (sm)
-                printf("#   %10s  fixed %.3f (%.3f-%.3f)", "1-64", exp(pts[p].hot),
-                       exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
+            char at[48];
+            if (c->r.one_point)
+                snprintf(at, sizeof at, "%zu-%zu", sz[0], sz[nsz - 1]);
             else
-                printf("#   %10zu  hot %.3f (%.3f-%.3f)", pts[p].size, exp(pts[p].hot),
-                       exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
+                snprintf(at, sizeof at, "%zu", pts[p].size);
+            printf("#   %10s  %s %.3f (%.3f-%.3f)", at, regime_name(c, 0), exp(pts[p].hot),
+                   exp(pts[p].hot - pts[p].hot_ci), exp(pts[p].hot + pts[p].hot_ci));
             if (pts[p].cold_ci >= 0)
-                printf("  %s %.3f (%.3f-%.3f)", sm ? "mixes" : "cold", exp(pts[p].cold),
+                printf("  %s %.3f (%.3f-%.3f)", regime_name(c, 1), exp(pts[p].cold),
                        exp(pts[p].cold - pts[p].cold_ci), exp(pts[p].cold + pts[p].cold_ci));
             printf("  %s\n", v > 0 ? "B" : v < 0 ? "A" : "-");
         }
@@ -366,6 +376,8 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
             c->r.lo_size = s;
         c->r.hi_size = s;
     }
+    if (c->r.one_point && c->r.lo_size) /* the sizes measured, not the point's stand-in */
+        c->r.lo_size = sz[0], c->r.hi_size = sz[nsz - 1];
     c->r.gain_hot = nh ? exp(gh / nh) : 1;
     c->r.gain_cold = ncold ? exp(gc / ncold) : 1;
     c->r.measured = 1;
@@ -666,14 +678,12 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
         fmt_size(b, sizeof b, *tfield(&now, t));
         if (*tfield(&base, t) == *tfield(&now, t))
             printf("%-22s %10s %10s  unchanged\n", tun_key[t], a, b);
-        else if (k < nc && cuts[k].r.lo_size && !strcmp(cuts[k].kind, "small+mix"))
-            printf("%-22s %10s %10s  sizes 1-64: fixed %.2fx, fleet mixes %.2fx\n", tun_key[t],
-                   a, b, cuts[k].r.gain_hot, cuts[k].r.gain_cold);
         else if (k < nc && cuts[k].r.lo_size) {
             fmt_size(lo, sizeof lo, cuts[k].r.lo_size);
             fmt_size(hi, sizeof hi, cuts[k].r.hi_size);
-            printf("%-22s %10s %10s  sizes %s-%s: hot %.2fx, cold %.2fx\n", tun_key[t], a, b,
-                   lo, hi, cuts[k].r.gain_hot, cuts[k].r.gain_cold);
+            printf("%-22s %10s %10s  sizes %s-%s: %s %.2fx, %s %.2fx\n", tun_key[t], a, b, lo,
+                   hi, regime_name(&cuts[k], 0), cuts[k].r.gain_hot, regime_name(&cuts[k], 1),
+                   cuts[k].r.gain_cold);
         } else
             printf("%-22s %10s %10s  (follows nt_threshold)\n", tun_key[t], a, b);
     }

@@ -29,7 +29,8 @@
 #endif
 #include "fastcopy.h"
 #if defined(__x86_64__)
-#include <cpuid.h>
+#include "arch.h"
+#include "dispatch.h"
 #endif
 #include "fcb.h"
 #include "fcb_tune.h"
@@ -438,19 +439,14 @@ static void cpu_model(char *buf, size_t cap)
     fclose(f);
 }
 
-/* fcb_topology_note's line for this CPU, or NULL (not x86_64, or nothing to say). */
+/* fcb_topology_note's line for this CPU, from the library's own probe (the CPU
+ * facts its policy reads), or NULL (not x86_64, or nothing to say). */
 static const char *topology_note(void)
 {
 #if defined(__x86_64__)
-    unsigned a, b, c, d, max_ext;
-    __cpuid(0, a, b, c, d);
-    int amd = (b == 0x68747541 && d == 0x69746e65 && c == 0x444d4163) || /* AuthenticAMD */
-              (b == 0x6f677948 && d == 0x656e6975 && c == 0x6e65476e);   /* HygonGenuine */
-    __cpuid(0x80000000u, max_ext, b, c, d);
-    a = 0;
-    if (amd && max_ext >= 0x8000001du)
-        __cpuid_count(0x8000001du, 0, a, b, c, d);
-    return fcb_topology_note(amd, max_ext, a);
+    const struct fc_x86_cpu *c = fc_cpu_facts();
+    return fcb_topology_note(c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON,
+                             !!(c->features & FC_X86_TOPOEXT));
 #else
     return NULL;
 #endif

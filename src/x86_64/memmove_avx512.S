@@ -210,14 +210,14 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * its set-up (3-process fcbench A/Bs): Zen 4 VM 1024 B 0.88-0.92x the
          * time, 768 B 0.90-0.95x, sizes and misal 513 B-64 KiB 0.97-0.99x, the
          * mixes within noise; Zen 5 VM 768 B 0.86x, 1024 B 0.87x, misaligned
-         * 0.92-0.98x, mixes and dist 0.99-1.01x.  Not measured on Intel.  A
-         * class to 2048 in 32 registers (vzeroupper) lost on Uniform384To4096
-         * (docs/kernels-x86_64.md).  It ends at 1024
-         * because sixteen 64-byte vectors are what zmm16-31 hold (the registers
-         * that need no vzeroupper), and every load must come before the first
-         * store.  rep movsb and non-temporal stores are not considered below
-         * 1025 B, whatever the tunables say.  zmm16-19 hold the first two and
-         * last two vectors. */
+         * 0.92-0.98x, mixes and dist 0.99-1.01x.  Not measured on Intel.  It
+         * ends at 1024 because sixteen 64-byte vectors are what zmm16-31 hold
+         * (the registers that need no vzeroupper) and every load must come
+         * before the first store; a class to 2048 in all 32 registers (with
+         * vzeroupper) lost 1-6% on Uniform384To4096 (docs/kernels-x86_64.md).
+         * rep movsb and non-temporal stores are not considered below 1025 B,
+         * whatever the tunables say.  zmm16-19 hold the first two and last two
+         * vectors. */
         .p2align 6
 .Lmore_512:
         cmpq    $1024, %rdx

@@ -351,6 +351,7 @@ void fc_x86_describe(const struct fc_x86_cpu *c, char *buf, size_t cap)
         {FC_X86_AVX512BW, "avx512bw"}, {FC_X86_AVX512VL, "avx512vl"}, {FC_X86_ERMS, "erms"},
         {FC_X86_FSRM, "fsrm"},         {FC_X86_OS_YMM, "os-ymm"},     {FC_X86_OS_ZMM, "os-zmm"},
         {FC_X86_HYPERVISOR, "hypervisor"}, {FC_X86_AVX_VNNI, "avx-vnni"},
+        {FC_X86_TOPOEXT, "topoext"},
     };
     buf[0] = 0;
     fc_strcat(buf, cap, "vendor: ");

@@ -118,8 +118,10 @@ void fc_x86_probe(struct fc_x86_cpu *c, uint64_t a0, const void *a1)
         walk_caches(c, 4);
     } else if (c->vendor != FC_X86_INTEL && maxext >= 0x8000001d) {
         cpuid(0x80000001, 0, r);
-        if (r[2] & (1u << 22)) /* TOPOEXT: 0x8000001D is valid */
+        if (r[2] & (1u << 22)) { /* TOPOEXT: 0x8000001D is valid */
+            c->features |= FC_X86_TOPOEXT;
             walk_caches(c, 0x8000001d);
+        }
     }
     /* Legacy AMD leaves when the topology leaf gave nothing. */
     if (c->l3_size == 0 && c->vendor != FC_X86_INTEL && maxext >= 0x80000006) {

@@ -41,6 +41,8 @@ enum {
     FC_X86_HYPERVISOR = 1u << 12,
     FC_X86_AVX_VNNI = 1u << 13, /* CPUID 7.1 EAX bit 4: on Intel, the cores whose
                                    512-bit stores do not lower the clock */
+    FC_X86_TOPOEXT = 1u << 14,  /* CPUID 0x80000001 ECX bit 22: AMD's cache-topology
+                                   leaf 0x8000001D is valid (a guest may lack it) */
 };
 
 struct fc_x86_cpu {
