@@ -146,24 +146,27 @@ static void test_exports_interpose(void **s)
                 /* memcpy/memmove/memset: the avx512 kernel itself
                  * (src/x86_64/dropin_*.S), one of whose first compares (within 48
                  * bytes) reads a word the resolver set: memcpy/memmove's page-end
-                 * test "cmp limit(%rip),%rcx; jae near_end" (limit 4096), whose
-                 * target starts with the divert; memset's masked-size test "cmp
+                 * test "cmp limit(%rip),%ecx; jae near_end" (limit 4096, its low
+                 * half compared), whose target starts with the divert; memset's masked-size test "cmp
                  * limit(%rip),%rdx; jb one_masked" (limit memset_masked_max + 1,
                  * so 1..65), with the divert right after it.  The limit is that
                  * exactly when avx512 is the selected variant, else 0 (every call
                  * meets the divert).  The divert is "cmpq $0, limit(%rip)", then
                  * memset's "je slot_jump", slot_jump being "jmp *slot(%rip)", and
-                 * memcpy/memmove's "jne past; jmp *slot(%rip)" (a diverted call
-                 * falls into the slot jump: DROPIN_DIVERT_RARE). */
+                 * memcpy/memmove's "jne page_end_path; jmp *slot(%rip)" (a
+                 * diverted call falls into the slot jump: DROPIN_DIVERT_ELSE_JUMP). */
                 int is_memset = !strcmp(v[i].func, "memset");
                 const unsigned char *c = NULL;
+                /* memset: cmpq limit(%rip),%rdx (48 3b 15); memcpy/memmove:
+                 * cmpl limit(%rip),%ecx (3b 0d, no REX prefix) */
                 for (int k = 0; k < 48 && !c; k++)
-                    if (t[k] == 0x48 && t[k + 1] == 0x3b && t[k + 2] == (is_memset ? 0x15 : 0x0d))
-                        c = t + k;
+                    if (is_memset ? t[k] == 0x48 && t[k + 1] == 0x3b && t[k + 2] == 0x15
+                                  : t[k] == 0x3b && t[k + 1] == 0x0d && (k == 0 || t[k - 1] != 0x48))
+                        c = is_memset ? t + k + 1 : t + k;
                 assert_non_null(c);
                 int32_t d;
-                memcpy(&d, c + 3, 4);
-                const size_t *limit = (const size_t *)(c + 7 + d);
+                memcpy(&d, c + 2, 4);
+                const size_t *limit = (const size_t *)(c + 6 + d);
                 int avx512 = !strcmp(v[i].name, "avx512");
                 if (!avx512)
                     assert_int_equal(*limit, 0);
@@ -171,7 +174,7 @@ static void test_exports_interpose(void **s)
                     assert_int_equal(*limit, described_tunable("memset_masked_max") + 1);
                 else
                     assert_int_equal(*limit, 4096);
-                const unsigned char *j = c + 7;
+                const unsigned char *j = c + 6;
                 if (is_memset) {
                     assert_int_equal(j[0], 0x72); /* jb rel8; the divert follows */
                     t = j + 2;
@@ -188,9 +191,13 @@ static void test_exports_interpose(void **s)
                 if (is_memset) {
                     t = jcc_target(t + 8, 0x4); /* je */
                 } else {
-                    assert_int_equal(t[8], 0x75); /* jne rel8 over the 6-byte slot jump */
-                    assert_int_equal(t[9], 6);
-                    t += 10;
+                    /* jne (rel8 or rel32) to the page-end path, then the slot jump */
+                    size_t len = t[8] == 0x75 ? 2 : 6;
+                    if (len == 6) {
+                        assert_int_equal(t[8], 0x0f);
+                        assert_int_equal(t[9], 0x85);
+                    }
+                    t += 8 + len;
                 }
                 /* And calls of every size class work: 0..70, then to the loop,
                  * rep movsb/stosb and non-temporal sizes.  Under valgrind (no

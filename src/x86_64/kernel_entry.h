@@ -33,7 +33,9 @@ KNAME:                                                                          
         jmp     *FC_DROPIN_SLOT(%rip);                                            \
         .cfi_endproc;                                                             \
         .size KNAME, .-KNAME
-/* ENTRY_TEST(bound, reg, target): reg >= bound (unsigned, 64 bits) goes to
+/* ENTRY_TEST(bound, reg, target): reg >= bound (unsigned, 32 bits: reg is a
+ * 32-bit register, bound below 2^32, the word's low half is compared; 1 byte
+ * shorter than the 64-bit compare, which memmove_avx512.S's first line needed) goes to
  * target, on a branch that every small call reaches and few take (memmove_avx512.S:
  * the page-end test; memset_avx512.S has its own form, MASKED_TEST).  In the
  * drop-in the bound is FC_DROPIN_LIMIT, a word the resolver sets to `bound`
@@ -64,7 +66,7 @@ KNAME:                                                                          
 FC_DROPIN_BOUND:                                                                  \
         .quad   bound;                                                            \
         .popsection;                                                              \
-        cmpq    FC_DROPIN_LIMIT(%rip), reg;                                       \
+        cmpl    FC_DROPIN_LIMIT(%rip), reg;                                       \
         jae     target
 /* First thing at the target of ENTRY_TEST and of every branch before it, ahead
  * of any vector instruction (the chosen variant may be one for a CPU without
@@ -72,17 +74,22 @@ FC_DROPIN_BOUND:                                                                
 #define DROPIN_DIVERT                                                             \
         cmpq    $0, FC_DROPIN_LIMIT(%rip);                                        \
         je      .Ldropin_slot
-/* The same at a target that the chosen kernel rarely reaches (memcpy's page-end
- * path): the diverted call falls into the slot jump, one taken branch fewer for
- * it (0..64 B diverted copies 0.91x the time, Intel SPR-class VM), one more for
- * the rare path.  Not in memset: its diverts sit where every chosen-kernel call
- * of 65..255 B or > 255 B passes, and those would take the extra branch.  Uses
- * the local label 1: no "1f" may jump across it. */
-#define DROPIN_DIVERT_RARE                                                        \
+/* DROPIN_DIVERT_NEAR: the same, to the slot jump that DROPIN_DIVERT_ELSE_JUMP
+ * ends with (one per file; a 2-byte je where it lies within 127 bytes).
+ * DROPIN_DIVERT_ELSE_JUMP(target): at a target that the chosen kernel rarely
+ * reaches (memcpy's page-end path, whose code is placed elsewhere): the chosen
+ * kernel jumps on to target, a diverted call falls into the slot jump, one taken
+ * branch fewer for it (0..64 B diverted copies 0.91x the time, Intel SPR-class
+ * VM).  Not in memset: its diverts sit where every chosen-kernel call of 65..255
+ * B or > 255 B passes, and those would take the extra branch. */
+#define DROPIN_DIVERT_NEAR                                                        \
         cmpq    $0, FC_DROPIN_LIMIT(%rip);                                        \
-        jne     1f;                                                               \
-        jmp     *FC_DROPIN_SLOT(%rip);                                            \
-1:
+        je      .Ldropin_slot_near
+#define DROPIN_DIVERT_ELSE_JUMP(target)                                           \
+        cmpq    $0, FC_DROPIN_LIMIT(%rip);                                        \
+        jne     target;                                                           \
+.Ldropin_slot_near:                                                               \
+        jmp     *FC_DROPIN_SLOT(%rip)
 #else
 #define KERNEL_BEGIN(kern)                                                        \
         .text;                                                                    \
@@ -97,10 +104,12 @@ kern:                                                                           
         .cfi_endproc;                                                             \
         .size kern, .-kern
 #define ENTRY_TEST(bound, reg, target)                                            \
-        cmpq    $(bound), reg;                                                    \
+        cmpl    $(bound), reg;                                                    \
         jae     target
 #define DROPIN_DIVERT
-#define DROPIN_DIVERT_RARE
+#define DROPIN_DIVERT_NEAR
+#define DROPIN_DIVERT_ELSE_JUMP(target)                                           \
+        jmp     target
 #endif
 
 #endif

@@ -13,13 +13,14 @@
  *
  * Size classes (every class loads all it needs before its first store, so
  * overlapping buffers give memmove's result and memcpy == memmove):
- *   0..63      one byte-masked 64-byte load and store, one compare, no size ladder.
+ *   0..63      one byte-masked 64-byte load and store, no size ladder (two size
+ *              compares, 128 first: see the entry).
  *              No masked-out byte may lie in the next page (such an access cost
  *              195-245 ns when that page was not mapped): when src or dst is in
  *              the last 63 bytes of a page, the load and store are anchored at the
  *              end (masks from the top), or, when the other buffer is within 64-n
  *              bytes of its page's start, a plain overlapping-pair ladder.
- *   64..128    first and last 64 bytes (64 itself too: plain loads, see .Lmore_63)
+ *   64..128    first and last 64 bytes (64 itself too: plain loads, see .L64_128)
  *   129..256   first two and last two 64-byte vectors
  *   257..512   first four and last four (straight-line beat the loop here: 4.1
  *              vs 3.4 ns for glibc's straight-line at 384-512 B aligned)
@@ -48,29 +49,56 @@
 #include "kernel_entry.h"
 
 KERNEL_BEGIN(fc_memmove_x86_avx512)
-        movq    %rdi, %rax
-        cmpq    $63, %rdx
-        ja      .Lmore_63
+        /* The size tests in this order, n > 128 first, then n > 63: in the
+         * fleet's mixes most calls are below 64 bytes, and the second test then
+         * splits the few above 63 only into 64..128 against the rest, where the
+         * old order (n > 63, then n > 128 among those) left a coin toss between
+         * 64..128 and 129..512 B to the second test, and every call above 128 B
+         * took two taken branches.  Zen 5 VM (family 0x1a model 2), four 5-7-process
+         * fcbench A/Bs against the old order (one with an A/A control, a second
+         * copy of the old build, within 1% of it): the memcpy and memmove fleet
+         * mixes 0.94-0.98x the time in all three regimes (random order, 4096 and
+         * 512 calls; MemcpyGoogleD in random order 2.28-2.31x glibc's speed ->
+         * 2.46-2.55x, AOCL zen4 2.59-2.70x), 129..512 B 0.97-0.98x, the other
+         * sizes, misal, dist, cold and ws cells unchanged.  The cost is one more
+         * branch in this line, and the page-end path (the jae below, the third
+         * branch) paid about a cycle for it: pageend 1..63 B ~1.1x the time
+         * (32..63 B 0.80x glibc's speed against 0.88-0.89x) whenever sizes above
+         * 128 had run in the process.  Each order of the three tests measured
+         * charged that cycle to one path: with the page test before the 63 test,
+         * 64..128 B paid it (0.89x glibc's speed against 1.00x) and the page end
+         * did not; with the page test and n > 63 folded into one compare, the
+         * page end paid and the random-order mixes lost their gain.  The cycle
+         * goes to the path the fleet's calls take least: a call of 0..63 B within
+         * 63 bytes of a page end is ~2.5% of the mixes' calls at their random
+         * offsets, one of 64..128 B 2-16%.  Not measured on Zen 4 or Intel.
+         * From the entry to the ret below: 64 bytes, one 64-byte line (the
+         * kernel starts one): the jumps to the two classes after it are 2-byte
+         * rel8 jumps, and the compares use 32-bit registers where n <= 128 is
+         * known, or the ret would be in the next line.  Fitting it brought
+         * sizes and misal 0-63 B to 0.89x the time and the fleet mixes to
+         * 0.93-0.97x (Zen 5 VM; AOCL-LibMem's zen4 build, whose path also fits
+         * one line, had run 10-25% faster than its zen5 build, whose ret is in
+         * the next).  A build with -fcf-protection puts endbr64 (4 bytes) before
+         * it and the ret in the next line again.  Checked by test/check_asm.py
+         * lines. */
+        cmpq    $128, %rdx
+        ja      .Lmore_128
+        cmpl    $63, %edx               /* n <= 128 here: edx is n */
+        ja      .L64_128
         /* 0..63: bzhi keeps the low n bits of the all-ones mask.  Not when src
-         * or dst lies in the last 63 bytes of a page: see .Lsmall_page_end. */
+         * or dst lies in the last 63 bytes of a page: see .Lnear_end_body. */
         leal    63(%rsi), %ecx
-        leal    63(%rdi), %r8d
+        leal    63(%rdi), %eax
         xorl    %esi, %ecx              /* bit 12 set: src + 63 is in the next page */
-        xorl    %edi, %r8d
-        orl     %r8d, %ecx
-        /* bit 12 set, i.e. rcx >= 4096 (the 32-bit ops zeroed the upper half;
-         * a carry into bit 12 flips it, so no higher bit is set without it) */
-        ENTRY_TEST(4096, %rcx, .Lnear_end)
-        /* From the entry to this ret: 64 bytes, one 64-byte line (the kernel
-         * starts one).  "orq $-1, %r9" is "movq $-1, %rcx" in 3 bytes fewer (r9
-         * holds a value of the caller's, long ready), which brought the ret
-         * back from the next line: sizes and misal 0-63 B 0.89x the time,
-         * pageend 0.96x, the memcpy/memmove fleet mixes 0.93-0.97x in all three
-         * regimes (Zen 5 VM, 5-process fcbench; AOCL-LibMem's zen4 build, whose
-         * path also fits one line, had run 10-25% faster than its zen5 build,
-         * whose ret is in the next).  A build with -fcf-protection puts endbr64
-         * (4 bytes) before it and the ret in the next line again.  Checked by
-         * test/check_asm.py lines. */
+        xorl    %edi, %eax
+        orl     %eax, %ecx
+        /* bit 12 set, i.e. ecx >= 4096 (a carry into bit 12 flips it, so no
+         * higher bit is set without it) */
+        ENTRY_TEST(4096, %ecx, .Lnear_end)
+        movq    %rdi, %rax
+        /* "orq $-1, %r9" is "movq $-1, %rcx" in 3 bytes fewer (r9 holds a
+         * value of the caller's, long ready). */
         orq     $-1, %r9
         bzhiq   %rdx, %r9, %rcx
         kmovq   %rcx, %k1
@@ -78,12 +106,59 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         vmovdqu8 %zmm16, (%rdi){%k1}
         ret
 
-        /* src or dst within 64 bytes of a page end: anchored at the end, which
-         * stays in each page when min(page offsets) + n >= 64 (the near-end one
-         * is past 4032, so it is never the obstacle unless both are). */
+        /* src or dst within 64 bytes of a page end (or, in a drop-in whose
+         * resolver chose another variant, every call of 0..63 B): the divert,
+         * then the page-end path after the classes, which did not fit here (the
+         * jumps above reach 127 bytes).  Moving the page-end path there cost
+         * nothing by itself: the old order with it 128 bytes away from its
+         * divert ran the pageend cells as before. */
         .p2align 6
 .Lnear_end:
-        DROPIN_DIVERT_RARE
+        DROPIN_DIVERT_ELSE_JUMP(.Lnear_end_body)
+
+        /* 64 bytes exactly go here, not to the masked path: a masked load that
+         * partly overlaps an earlier store waits longer than a plain one (memmove
+         * of 64 B with src = dst + 32, called back to back: 1.32x glibc's time
+         * masked, 1.02x with these plain loads; 64 B copies 0.86-0.96x the time
+         * in sizes, misal and pageend; the fleet mixes within +-2%, which hold
+         * few 64s; Zen 5 VM, 5-7-process fcbench).  Not measured on Intel. */
+.L64_128:
+        DROPIN_DIVERT_NEAR
+        movq    %rdi, %rax
+        vmovdqu64 (%rsi), %zmm16
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
+        vmovdqu64 %zmm16, (%rdi)
+        vmovdqu64 %zmm17, -64(%rdi,%rdx)
+        ret
+
+        /* Each size class from here starts a 64-byte line, so that an edit
+         * above cannot move it across one.  With 16-byte alignment fc_memcpy's
+         * 65..255 B copies took 1.18-1.22x the time of the drop-in's (the same
+         * instructions, one placed at 48 mod 64, the other at 0), and 256..4096 B
+         * 1.03-1.05x; with this both are equal (Intel SPR-class VM, model 0xa7,
+         * 3-process fcbench).  zmm16-19 hold the first two and last two vectors
+         * for every class above this one. */
+        .p2align 6
+.Lmore_128:
+        DROPIN_DIVERT_NEAR
+        movq    %rdi, %rax
+        vmovdqu64 (%rsi), %zmm16
+        vmovdqu64 64(%rsi), %zmm18
+        vmovdqu64 -128(%rsi,%rdx), %zmm19
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
+        cmpq    $256, %rdx
+        ja      .Lmore_256
+        vmovdqu64 %zmm16, (%rdi)
+        vmovdqu64 %zmm18, 64(%rdi)
+        vmovdqu64 %zmm19, -128(%rdi,%rdx)
+        vmovdqu64 %zmm17, -64(%rdi,%rdx)
+        ret
+
+        /* The page-end path of 0..63 B: anchored at the end, which stays in
+         * each page when min(page offsets) + n >= 64 (the near-end one is past
+         * 4032, so it is never the obstacle unless both are). */
+.Lnear_end_body:
+        movq    %rdi, %rax
         movl    %esi, %ecx
         movl    %edi, %r8d
         andl    $4095, %ecx
@@ -148,41 +223,6 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         vmovdqu64 -32(%rsi,%rdx), %ymm17
         vmovdqu64 %ymm16, (%rdi)
         vmovdqu64 %ymm17, -32(%rdi,%rdx)
-        ret
-
-        /* Each size class from here starts a 64-byte line, so that a short class
-         * (64..128 is 43 bytes) never straddles two and an edit above cannot move
-         * it across one.  With 16-byte alignment fc_memcpy's 65..255 B copies
-         * took 1.18-1.22x the time of the drop-in's (the same instructions, one
-         * placed at 48 mod 64, the other at 0), and 256..4096 B 1.03-1.05x; with
-         * this both are equal (Intel SPR-class VM, model 0xa7, 3-process fcbench). */
-        /* 64 bytes exactly go here, not to the masked path: a masked load that
-         * partly overlaps an earlier store waits longer than a plain one (memmove
-         * of 64 B with src = dst + 32, called back to back: 1.32x glibc's time
-         * masked, 1.02x with these plain loads; 64 B copies 0.86-0.96x the time
-         * in sizes, misal and pageend; the fleet mixes within +-2%, which hold
-         * few 64s; Zen 5 VM, 5-7-process fcbench).  Not measured on Intel. */
-        .p2align 6
-.Lmore_63:
-        DROPIN_DIVERT
-        vmovdqu64 (%rsi), %zmm16
-        vmovdqu64 -64(%rsi,%rdx), %zmm17
-        cmpq    $128, %rdx
-        ja      .Lmore_128
-        vmovdqu64 %zmm16, (%rdi)
-        vmovdqu64 %zmm17, -64(%rdi,%rdx)
-        ret
-
-        .p2align 6
-.Lmore_128:
-        vmovdqu64 64(%rsi), %zmm18
-        vmovdqu64 -128(%rsi,%rdx), %zmm19
-        cmpq    $256, %rdx
-        ja      .Lmore_256
-        vmovdqu64 %zmm16, (%rdi)
-        vmovdqu64 %zmm18, 64(%rdi)
-        vmovdqu64 %zmm19, -128(%rdi,%rdx)
-        vmovdqu64 %zmm17, -64(%rdi,%rdx)
         ret
 
         .p2align 6
