@@ -54,20 +54,20 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * splits the few above 63 only into 64..128 against the rest, where the
          * old order (n > 63, then n > 128 among those) left a coin toss between
          * 64..128 and 129..512 B to the second test, and every call above 128 B
-         * took two taken branches.  Zen 5 VM (family 0x1a model 2), four 5-7-process
-         * fcbench A/Bs against the old order (one with an A/A control, a second
+         * took two taken branches.  Zen 5 VM (family 0x1a model 2), four
+         * 5-7-process fcbench A/Bs against the old order (one with an A/A control, a second
          * copy of the old build, within 1% of it): the memcpy and memmove fleet
          * mixes 0.94-0.98x the time in all three regimes (random order, 4096 and
          * 512 calls; MemcpyGoogleD in random order 2.28-2.31x glibc's speed ->
          * 2.46-2.55x, AOCL zen4 2.59-2.70x), 129..512 B 0.97-0.98x, the other
-         * sizes, misal, dist, cold and ws cells unchanged.  The cost is one more
-         * branch in this line, and the page-end path (the jae below, the third
-         * branch) paid about a cycle for it: pageend 1..63 B ~1.1x the time
-         * (32..63 B 0.80x glibc's speed against 0.88-0.89x) whenever sizes above
-         * 128 had run in the process.  Each order of the three tests measured
-         * charged that cycle to one path: with the page test before the 63 test,
-         * 64..128 B paid it (0.89x glibc's speed against 1.00x) and the page end
-         * did not; with the page test and n > 63 folded into one compare, the
+         * sizes, misal, dist, cold and ws cells unchanged.  The cost comes with
+         * the one more branch in this line: the page-end path (the jae below)
+         * paid about a cycle, pageend 1..63 B ~1.1x the time (32..63 B 0.80x
+         * glibc's speed against 0.88-0.89x), whenever sizes above 128 had run in
+         * the process (how is not known; no counters here).  Each order of the
+         * three tests measured charged a cycle to one path: with the page test
+         * before the 63 test, 64..128 B paid it (0.89x glibc's speed against
+         * 1.00x) and the page end did not; with the page test and n > 63 folded into one compare, the
          * page end paid and the random-order mixes lost their gain.  The cycle
          * goes to the path the fleet's calls take least: a call of 0..63 B within
          * 63 bytes of a page end is ~2.5% of the mixes' calls at their random
