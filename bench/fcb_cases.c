@@ -850,10 +850,13 @@ static void cases_sizes(struct builder *b)
 
 /* Small calls whose buffers end where an unmapped page begins (the end of an
  * mmap'd file, a guard page, a large malloc chunk): masked vector accesses whose
- * masked-out bytes reach into such a page are correct but can cost 100x. */
+ * masked-out bytes reach into such a page are correct but can cost 100x.  Size 0
+ * is a call at the end pointer itself, the first byte of the unmapped page (as
+ * memcpy(dst, NULL, 0) is at page 0): any access there, even one with every byte
+ * masked out, pays that cost. */
 static void cases_pageend(struct builder *b)
 {
-    static const size_t sizes[] = {1, 4, 8, 16, 24, 32, 48, 63, 64, 100, 128};
+    static const size_t sizes[] = {0, 1, 4, 8, 16, 24, 32, 48, 63, 64, 100, 128};
     long pg = sysconf(_SC_PAGESIZE);
     if (!group_on(b, "pageend"))
         return;
