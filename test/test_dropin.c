@@ -147,22 +147,24 @@ static void test_exports_interpose(void **s)
                  * (src/x86_64/dropin_*.S), one of whose first compares (within 48
                  * bytes) reads a word the resolver set: memcpy/memmove's page-end
                  * test "cmp limit(%rip),%ecx; jae near_end" (limit 4096, its low
-                 * half compared), whose target starts with the divert; memset's masked-size test "cmp
-                 * limit(%rip),%rdx; jb one_masked" (limit memset_masked_max + 1,
-                 * so 1..65), with the divert right after it.  The limit is that
-                 * exactly when avx512 is the selected variant, else 0 (every call
-                 * meets the divert).  The divert is "cmpq $0, limit(%rip)", then
-                 * memset's "je slot_jump", slot_jump being "jmp *slot(%rip)", and
-                 * memcpy/memmove's "jne page_end_path; jmp *slot(%rip)" (a
-                 * diverted call falls into the slot jump: DROPIN_DIVERT_ELSE_JUMP). */
+                 * half compared), whose target starts with the divert; memset's
+                 * masked-size test "cmp limit(%rip),%rdx; jb one_masked" (limit
+                 * memset_masked_max + 1, so 1..65), with the divert right after
+                 * it.  The limit is that exactly when avx512 is the selected
+                 * variant, else 0 (every call meets the divert).  The divert is
+                 * "cmpq $0, limit(%rip)", then memset's "je slot_jump", slot_jump
+                 * being "jmp *slot(%rip)", and memcpy/memmove's "jne
+                 * page_end_path; jmp *slot(%rip)" (a diverted call falls into the
+                 * slot jump: DROPIN_DIVERT_ELSE_JUMP). */
                 int is_memset = !strcmp(v[i].func, "memset");
                 const unsigned char *c = NULL;
-                /* memset: cmpq limit(%rip),%rdx (48 3b 15); memcpy/memmove:
-                 * cmpl limit(%rip),%ecx (3b 0d, no REX prefix) */
-                for (int k = 0; k < 48 && !c; k++)
-                    if (is_memset ? t[k] == 0x48 && t[k + 1] == 0x3b && t[k + 2] == 0x15
-                                  : t[k] == 0x3b && t[k + 1] == 0x0d && (k == 0 || t[k - 1] != 0x48))
-                        c = is_memset ? t + k + 1 : t + k;
+                /* c: the compare's opcode byte.  memset: cmpq limit(%rip),%rdx
+                 * (48 3b 15, REX.W first); memcpy/memmove: cmpl limit(%rip),%ecx
+                 * (3b 0d, no REX prefix). */
+                for (int k = 1; k < 48 && !c; k++)
+                    if (t[k] == 0x3b && t[k + 1] == (is_memset ? 0x15 : 0x0d) &&
+                        (t[k - 1] == 0x48) == is_memset)
+                        c = t + k;
                 assert_non_null(c);
                 int32_t d;
                 memcpy(&d, c + 2, 4);

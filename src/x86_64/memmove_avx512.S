@@ -49,39 +49,34 @@
 #include "kernel_entry.h"
 
 KERNEL_BEGIN(fc_memmove_x86_avx512)
-        /* The size tests in this order, n > 128 first, then n > 63: in the
-         * fleet's mixes most calls are below 64 bytes, and the second test then
-         * splits the few above 63 only into 64..128 against the rest, where the
-         * old order (n > 63, then n > 128 among those) left a coin toss between
-         * 64..128 and 129..512 B to the second test, and every call above 128 B
-         * took two taken branches.  Zen 5 VM (family 0x1a model 2), four
-         * 5-7-process fcbench A/Bs against the old order (one with an A/A control, a second
-         * copy of the old build, within 1% of it): the memcpy and memmove fleet
-         * mixes 0.94-0.98x the time in all three regimes (random order, 4096 and
-         * 512 calls; MemcpyGoogleD in random order 2.28-2.31x glibc's speed ->
+        /* The size tests in this order, n > 128 first, then n > 63: most of the
+         * fleet's calls are below 64 bytes, so the second test only splits the
+         * few above 63 into 64..128 against the rest.  The old order (n > 63,
+         * then n > 128 among those) left a coin toss between 64..128 and
+         * 129..512 B to its second test, and every call above 128 B took two
+         * taken branches.  Zen 5 VM (family 0x1a model 2), four 5-7-process
+         * fcbench A/Bs against the old order, one with an A/A control within 1%:
+         * the memcpy and memmove fleet mixes 0.94-0.98x the time in all three
+         * regimes (MemcpyGoogleD in random order 2.28-2.31x glibc's speed ->
          * 2.46-2.55x, AOCL zen4 2.59-2.70x), 129..512 B 0.97-0.98x, the other
-         * sizes, misal, dist, cold and ws cells unchanged.  The cost comes with
-         * the one more branch in this line: the page-end path (the jae below)
-         * paid about a cycle, pageend 1..63 B ~1.1x the time (32..63 B 0.80x
-         * glibc's speed against 0.88-0.89x), whenever sizes above 128 had run in
-         * the process (how is not known; no counters here).  Each order of the
-         * three tests measured charged a cycle to one path: with the page test
-         * before the 63 test, 64..128 B paid it (0.89x glibc's speed against
-         * 1.00x) and the page end did not; with the page test and n > 63 folded into one compare, the
-         * page end paid and the random-order mixes lost their gain.  The cycle
-         * goes to the path the fleet's calls take least: a call of 0..63 B within
-         * 63 bytes of a page end is ~2.5% of the mixes' calls at their random
-         * offsets, one of 64..128 B 2-16%.  Not measured on Zen 4 or Intel.
+         * sizes, misal, dist, cold and ws cells unchanged.  The cost: the
+         * page-end path (the jae below) paid about a cycle, pageend 1..63 B
+         * ~1.1x the time (32..63 B 0.80x glibc's speed against 0.88-0.89x),
+         * whenever sizes above 128 had run in the process; how is not known (no
+         * counters here).  Every order of the three tests measured charged a
+         * cycle to one path (docs/kernels-x86_64.md lists them); it goes to the
+         * path the fleet's calls take least: a 0..63 B call within 63 bytes of
+         * a page end is ~2.5% of the mixes' calls at their random offsets, one
+         * of 64..128 B 2-16%.  Not measured on Zen 4 or Intel.
          * From the entry to the ret below: 64 bytes, one 64-byte line (the
-         * kernel starts one): the jumps to the two classes after it are 2-byte
-         * rel8 jumps, and the compares use 32-bit registers where n <= 128 is
-         * known, or the ret would be in the next line.  Fitting it brought
-         * sizes and misal 0-63 B to 0.89x the time and the fleet mixes to
-         * 0.93-0.97x (Zen 5 VM; AOCL-LibMem's zen4 build, whose path also fits
-         * one line, had run 10-25% faster than its zen5 build, whose ret is in
-         * the next).  A build with -fcf-protection puts endbr64 (4 bytes) before
-         * it and the ret in the next line again.  Checked by test/check_asm.py
-         * lines. */
+         * kernel starts one).  That is why both jumps to the classes are 2-byte
+         * rel8 jumps and the compares use 32-bit registers where n <= 128 is
+         * known.  Fitting it brought sizes and misal 0-63 B to 0.89x the time
+         * and the fleet mixes to 0.93-0.97x (Zen 5 VM; AOCL-LibMem's zen4 build,
+         * whose path also fits one line, had run 10-25% faster than its zen5
+         * build, whose ret is in the next).  A build with -fcf-protection puts
+         * endbr64 (4 bytes) before it and the ret in the next line again.
+         * Checked by test/check_asm.py lines. */
         cmpq    $128, %rdx
         ja      .Lmore_128
         cmpl    $63, %edx               /* n <= 128 here: edx is n */
