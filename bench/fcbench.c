@@ -1400,8 +1400,10 @@ int main(int argc, char **argv)
     FILE *csvf = NULL, *jsonf = NULL;
     if ((csv && !(csvf = open_out("--csv", csv))) || (json && !(jsonf = open_out("--json", json))))
         return 2;
+    /* Every group a target row names (fcb_targets.c): without mixread here its
+     * row could only print NOT MEASURED. */
     if (targets && !st.cfg.groups)
-        st.cfg.groups = "user,sizes,misal,pageend,dist,cold,ws,overlap,mix";
+        st.cfg.groups = "user,sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread";
     int rc = fcb_setup(&st);
     if (rc)
         return rc == FCB_EUSAGE ? 2 : 1;

@@ -171,6 +171,17 @@ if grep -q '^# fcbench .*, musl, ' "$tmp/l.out"; then
   grep -Eq '^(PASS|FAIL) musl-mix-memset +memset mixes' "$tmp/t.out" && ok || bad "--targets: no musl-mix-memset row"
 fi
 
+# --targets with no --group runs every group a target row names: on x86_64 each
+# x86-peer-* group of fcb_targets.c (beside the distributions) has cases listed.
+if grep -q '^# fcbench .*, x86_64, ' "$tmp/l.out"; then
+  ${MESON_EXE_WRAPPER:-} "$fcb" --targets --list --quick >"$tmp/tl.out" 2>&1
+  groups=$(grep -o 'PEER_GROUP("[a-z]*")' "$(dirname "$dists")/fcb_targets.c" | sed 's/.*("\(.*\)")/\1/' | grep -v '^g$')
+  [ "$(echo "$groups" | wc -w)" -ge 9 ] && ok || bad "fcb_targets.c: PEER_GROUP rows not found: '$groups'"
+  for g in $groups; do
+    grep -q "^[a-z]*/$g/" "$tmp/tl.out" && ok || bad "--targets runs no $g case (its x86-peer-$g row would be NOT MEASURED)"
+  done
+fi
+
 if [ -n "$gb" ]; then
   v=$(${MESON_EXE_WRAPPER:-} "$gb" --version) && [ "$(echo "$v" | wc -l)" -eq 1 ] && ok || bad "fcbench-gbench --version: $v"
   out=$(${MESON_EXE_WRAPPER:-} "$gb" --quick --case memcpy/sizes/16 --impl auto --benchmark_min_time=0.001 2>&1) \
