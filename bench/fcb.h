@@ -84,6 +84,7 @@ struct fcb_case {
     int mix;            /* size mix: the empty impl joins */
     int mix_default;    /* the mix at the default (unlearnable) sequence length */
     int readback;       /* read the last byte written after each call (mixread) */
+    int chain;          /* each call's input depends on the last one's output (chain) */
     unsigned char *sbase, *dbase;
     struct fcb_op *ops;
     size_t nops, cursor;

@@ -131,7 +131,7 @@ void fcb_config_usage(void)
         "  --quick             small matrix, 7 rounds: a few seconds (CI smoke test)\n"
         "  --func LIST         memcpy,memmove,memset (default: all)\n"
         "  --group LIST        sizes,misal,pageend,dist,cold,ws,overlap,mix,\n"
-        "                      mixread,user (default: all)\n"
+        "                      mixread,chain,user (default: all)\n"
         "  --case LIST         shell patterns on case names, e.g. 'memcpy/mix/*,*/sizes/4096'\n"
         "  --impl LIST         auto,generic,avx2,...,empty,copy_user (libc is always kept:\n"
         "                      it is the baseline)\n"
@@ -1075,6 +1075,32 @@ static void cases_overlap(struct builder *b)
         }
 }
 
+/* Chain: the latency of a call whose source the caller has just written and whose
+ * destination it reads right after, each call's data depending on the last one's
+ * (a value passed on through memory, as in a parser that copies a field out of a
+ * buffer it just filled).  The caller stores a word of w bytes, the largest power
+ * of two up to min(n, 8), at src (memset: the fill byte is the last value), the
+ * call copies n bytes, and the caller loads w bytes at dst: the next value.  So
+ * the time per call is the whole round trip, store-to-load forwarding included:
+ * a load that cannot take its data from an older store still in flight waits for
+ * that store to reach the cache.  The sizes, mixes and other groups never feed a
+ * call's result to the next one, so they cannot show this. */
+static void cases_chain(struct builder *b)
+{
+    static const size_t full[] = {1, 2, 4, 8, 12, 16, 24, 32, 48, 63, 64, 96, 128, 256, 1024};
+    static const size_t quick[] = {1, 8, 32, 64, 256};
+    const size_t *sz = b->st->cfg.quick ? quick : full;
+    size_t nsz = b->st->cfg.quick ? sizeof quick / sizeof *quick : sizeof full / sizeof *full;
+    for (size_t i = 0; i < nsz; i++)
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            struct fcb_case *c = new_case(b, f, "chain", sz[i], 1, "%zu", sz[i]);
+            if (c) {
+                c->chain = 1;
+                fill_one(c, 0, 0, sz[i]);
+            }
+        }
+}
+
 /* The fleet size mixes: sizes drawn with the file's weights, source and destination
  * offsets uniform in 0..4095, a fixed seed; the same sequence for every impl.  One
  * sample is exactly one pass over 65536 calls: long enough that the branch
@@ -1556,7 +1582,7 @@ static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
 
 static const char fcb_func_list[] = "memcpy,memmove,memset";
 static const char fcb_group_list[] =
-    "sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread,user";
+    "sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread,chain,user";
 
 /* Every entry of `list` must be in `valid`; otherwise one line naming it. */
 static int check_list(const char *opt, const char *list, const char *valid, const char *what,
@@ -1807,6 +1833,7 @@ int fcb_setup(struct fcb_state *st)
     b.mix_for_mixread = group_on(&b, "mixread") && !group_on(&b, "mix");
     cases_mix(&b);
     cases_mixread(&b);
+    cases_chain(&b);
     cases_user(&b);
     if (check_cases(st))
         return FCB_EUSAGE;
@@ -1890,6 +1917,52 @@ double fcb_run(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
         fcb_sink = acc;                                                              \
     } while (0)
 
+/* The chain group's caller side: one plain store or load of w = 1, 2, 4 or 8
+ * bytes (a constant-size memcpy: one mov). */
+static size_t chain_width(size_t n)
+{
+    return n >= 8 ? 8 : n >= 4 ? 4 : n >= 2 ? 2 : 1;
+}
+static inline void chain_put(unsigned char *p, uint64_t v, size_t w)
+{
+    uint8_t b1 = (uint8_t)v;
+    uint16_t b2 = (uint16_t)v;
+    uint32_t b4 = (uint32_t)v;
+    switch (w) {
+    case 1: __builtin_memcpy(p, &b1, 1); break;
+    case 2: __builtin_memcpy(p, &b2, 2); break;
+    case 4: __builtin_memcpy(p, &b4, 4); break;
+    default: __builtin_memcpy(p, &v, 8); break;
+    }
+}
+static inline uint64_t chain_get(const unsigned char *p, size_t w)
+{
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    uint64_t b8;
+    switch (w) {
+    case 1: __builtin_memcpy(&b1, p, 1); return b1;
+    case 2: __builtin_memcpy(&b2, p, 2); return b2;
+    case 4: __builtin_memcpy(&b4, p, 4); return b4;
+    default: __builtin_memcpy(&b8, p, 8); return b8;
+    }
+}
+/* The next value: what the call left at dst, plus one (so that every call's data
+ * is new, and the chain cannot be broken by a value the core predicts). */
+#define FCB_CHAIN_LOOP(PUT, CALL)                                                      \
+    do {                                                                             \
+        unsigned char *p = d + ops[0].doff, *q = s + ops[0].soff;                   \
+        size_t n = ops[0].n, w = chain_width(n);                                     \
+        uint64_t v = fcb_sink;                                                       \
+        for (uint64_t k = 0; k < iters; k++) {                                       \
+            PUT;                                                                     \
+            CALL;                                                                    \
+            v = chain_get(p, w) + 1;                                                 \
+        }                                                                            \
+        fcb_sink = (unsigned)v;                                                      \
+    } while (0)
+
 void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
 {
     struct fcb_case *c = &st->cases[it->c];
@@ -1900,7 +1973,9 @@ void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
     switch (im->kind) {
     case FCB_K_COPY: {
         copy_fn fn = (copy_fn)im->fn;
-        if (c->readback)
+        if (c->chain)
+            FCB_CHAIN_LOOP(chain_put(q, v, w), fn(p, q, n));
+        else if (c->readback)
             FCB_READBACK_LOOP(fn(p, s + ops[j].soff, n));
         else
             FCB_LOOP(fn(d + ops[j].doff, s + ops[j].soff, ops[j].n))
@@ -1908,7 +1983,9 @@ void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
     }
     case FCB_K_SET: {
         set_fn fn = (set_fn)im->fn;
-        if (c->readback)
+        if (c->chain)
+            FCB_CHAIN_LOOP((void)q, fn(p, (int)(v & 0xff), n));
+        else if (c->readback)
             FCB_READBACK_LOOP(fn(p, 0, n));
         else
             FCB_LOOP(fn(d + ops[j].doff, 0, ops[j].n))

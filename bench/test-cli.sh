@@ -78,6 +78,15 @@ list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --func memcpy --group mix 2>&1) && e
   && echo "$list" | grep -q '^memcpy/mix/MemcpyGoogleA .* empty' && ok || bad "mix regimes not listed: $list"
 list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memcpy --group ws --impl auto 2>&1) && echo "$list" | grep -q '^memcpy/ws/L1 .* read write ntwrite' \
   && ok || bad "ws limit kernels not listed: $list"
+# chain: one case per size and function, every impl but the empty one (a chain
+# needs a call that writes what the next one reads)
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group chain 2>&1) \
+  && echo "$list" | grep -q '^memcpy/chain/8 .* libc .*auto' && echo "$list" | grep -q '^memset/chain/64 ' \
+  && [ "$(echo "$list" | grep -c '^mem[a-z]*/chain/')" -eq 15 ] && ! echo "$list" | grep -q '/chain/.* empty' \
+  && ok || bad "chain cases not listed: $list"
+${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --case 'memcpy/chain/8,memset/chain/64' \
+    --csv "$tmp/c.csv" >/dev/null 2>"$tmp/err" && [ "$(grep -c '^mem[a-z]*,chain,' "$tmp/c.csv")" -eq 4 ] \
+  && ok || bad "chain run: $(cat "$tmp/err")"
 # "dropin": the library's shared object through its exported names (not in a static fcbench)
 if [ "${FCB_STATIC:-0}" != 1 ]; then
   list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memset --group sizes --impl dropin 2>&1) \
