@@ -79,11 +79,22 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         leaq    -64(%rdi,%rdx), %r9
         leaq    64(%rdi), %r10
         leaq    -128(%rdi,%rdx), %r11
+        /* n <= 128: [64, n) and [n-128, n-64) are covered already or out of
+         * range.  [n-128, n-64) goes to the scratch line, and the store of
+         * [64, 128) stores [0, 64) again, plainly, after the masked store there
+         * (64 <= n <= 128; n < 64 sends it to the scratch line too): a load of
+         * those bytes right after the call, a caller reading what it set, cannot
+         * take its data from a masked store still in flight and waits for it to
+         * reach the cache, but can from a plain one.  Zen 5 VM, fcbench's chain
+         * group, 96 and 128 B: 1.37-1.41x glibc's time -> 1.11-1.13x, for 1.03-1.07x
+         * the time at fixed 96-192 B (the extra store is split when dst is not
+         * 64-byte aligned), mixes unchanged (docs/kernels-x86_64.md). */
+        cmpq    $128, %rdx
+        cmovbeq %rdi, %r10
+        cmovbeq %r8, %r11
         cmpq    $64, %rdx
         cmovbq  %r8, %r9                /* n < 64: [n-64, n) starts before dst */
-        cmpq    $128, %rdx
-        cmovbeq %r8, %r10               /* n <= 128: [64, n) and [n-128, n-64) */
-        cmovbeq %r8, %r11               /* are covered already or out of range */
+        cmovbq  %r8, %r10               /* and [0, 64) is longer than n */
         vmovdqu8 %zmm16, (%rdi){%k1}
         vmovdqu64 %zmm16, (%r9)
         vmovdqu64 %zmm16, (%r10)
@@ -91,7 +102,10 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         ret
 
         /* The CPUs whose policy sets memset_masked_max (Intel Sapphire Rapids
-         * and later, Zen 4 and 5): up to 64 bytes one masked store and nothing else. */
+         * and later, Zen 4 and 5): up to 64 bytes one masked store and nothing else.
+         * 30 bytes: 32-byte aligned, they never cross a 64-byte line, whatever the
+         * code above (a line crossed cost 0-64 B 1.12x the time, Zen 5 VM). */
+        .p2align 5
 .Lone_masked:
         vpbroadcastb %esi, %zmm16
         movq    $-1, %rcx
