@@ -88,7 +88,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
          * reach the cache, but can from a plain one.  Zen 5 VM, fcbench's chain
          * group, 96 and 128 B: 1.37-1.41x glibc's time -> 1.11-1.13x, for 1.03-1.07x
          * the time at fixed 96-192 B (the extra store is split when dst is not
-         * 64-byte aligned), mixes unchanged (docs/kernels-x86_64.md). */
+         * 64-byte aligned), the fleet mixes 1.00-1.02x (docs/kernels-x86_64.md). */
         cmpq    $128, %rdx
         cmovbeq %rdi, %r10
         cmovbeq %r8, %r11
