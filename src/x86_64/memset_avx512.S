@@ -12,7 +12,9 @@
  *   0..255     no size branch: one byte-masked store of [0, min(n, 64)) and three
  *              plain 64-byte stores at dst + n - 64, dst + 64 and dst + n - 128,
  *              each sent by a cmov to a scratch line in the red zone when it
- *              would reach outside [dst, dst + n) (n < 64, n < 128).  The fleet's
+ *              would reach outside [dst, dst + n) (n < 64, n < 128); at 64..128 B
+ *              the one at dst + 64 goes to dst instead (a plain copy of the
+ *              masked store, for a caller that reads the bytes right away).  The fleet's
  *              memset sizes change call to call, so a mispredicted size ladder is
  *              what they cost (MemsetGoogleD: 0.98x glibc with the ladder,
  *              1.47-1.62x without).
@@ -86,7 +88,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
          * those bytes right after the call, a caller reading what it set, cannot
          * take its data from a masked store still in flight and waits for it to
          * reach the cache, but can from a plain one.  Zen 5 VM, fcbench's chain
-         * group, 96 and 128 B: 1.37-1.41x glibc's time -> 1.11-1.13x, for 1.03-1.07x
+         * group, 96 and 128 B: 1.32-1.41x glibc's time -> 1.11-1.16x, for 1.03-1.09x
          * the time at fixed 96-192 B (the extra store is split when dst is not
          * 64-byte aligned), the fleet mixes 1.00-1.02x (docs/kernels-x86_64.md). */
         cmpq    $128, %rdx
