@@ -12,9 +12,7 @@
  *   0..255     no size branch: one byte-masked store of [0, min(n, 64)) and three
  *              plain 64-byte stores at dst + n - 64, dst + 64 and dst + n - 128,
  *              each sent by a cmov to a scratch line in the red zone when it
- *              would reach outside [dst, dst + n) (n < 64, n < 128); at 64..128 B
- *              the one at dst + 64 goes to dst instead (a plain copy of the
- *              masked store, for a caller that reads the bytes right away).  The fleet's
+ *              would reach outside [dst, dst + n) (n < 64, n < 128).  The fleet's
  *              memset sizes change call to call, so a mispredicted size ladder is
  *              what they cost (MemsetGoogleD: 0.98x glibc with the ladder,
  *              1.47-1.62x without).
@@ -81,22 +79,11 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         leaq    -64(%rdi,%rdx), %r9
         leaq    64(%rdi), %r10
         leaq    -128(%rdi,%rdx), %r11
-        /* n <= 128: [64, n) and [n-128, n-64) are covered already or out of
-         * range.  [n-128, n-64) goes to the scratch line, and the store of
-         * [64, 128) stores [0, 64) again, plainly, after the masked store there
-         * (64 <= n <= 128; n < 64 sends it to the scratch line too): a load of
-         * those bytes right after the call, a caller reading what it set, cannot
-         * take its data from a masked store still in flight and waits for it to
-         * reach the cache, but can from a plain one.  Zen 5 VM, fcbench's chain
-         * group, 96 and 128 B: 1.32-1.41x glibc's time -> 1.11-1.16x, for 1.03-1.09x
-         * the time at fixed 96-192 B (the extra store is split when dst is not
-         * 64-byte aligned), the fleet mixes 1.00-1.02x (docs/kernels-x86_64.md). */
-        cmpq    $128, %rdx
-        cmovbeq %rdi, %r10
-        cmovbeq %r8, %r11
         cmpq    $64, %rdx
         cmovbq  %r8, %r9                /* n < 64: [n-64, n) starts before dst */
-        cmovbq  %r8, %r10               /* and [0, 64) is longer than n */
+        cmpq    $128, %rdx
+        cmovbeq %r8, %r10               /* n <= 128: [64, n) and [n-128, n-64) */
+        cmovbeq %r8, %r11               /* are covered already or out of range */
         vmovdqu8 %zmm16, (%rdi){%k1}
         vmovdqu64 %zmm16, (%r9)
         vmovdqu64 %zmm16, (%r10)
@@ -104,10 +91,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         ret
 
         /* The CPUs whose policy sets memset_masked_max (Intel Sapphire Rapids
-         * and later, Zen 4 and 5): up to 64 bytes one masked store and nothing else.
-         * 30 bytes: 32-byte aligned, they never cross a 64-byte line, whatever the
-         * code above (a line crossed cost 0-64 B 1.12x the time, Zen 5 VM). */
-        .p2align 5
+         * and later, Zen 4 and 5): up to 64 bytes one masked store and nothing else. */
 .Lone_masked:
         vpbroadcastb %esi, %zmm16
         movq    $-1, %rcx
