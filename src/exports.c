@@ -7,6 +7,9 @@
  * overflow detected" and aborts, as glibc's own _chk functions do). */
 #include "kernels.h"
 #include "dispatch.h"
+#if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC) && !defined(FC_TRACE_BUILD)
+#include "fc_dropin_body.h"
+#endif
 
 #ifdef FC_NO_IFUNC
 /* musl has no __chk_fail (nor _chk functions): the same message as glibc's, then
@@ -200,10 +203,23 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
 FC_HIDDEN extern const size_t fc_dropin_bound_memcpy, fc_dropin_bound_memmove;
 /* The word each drop-in kernel compares with when it runs inline: memmove_avx512.S's
  * page-end bound; memset_avx512.S's memset_masked_max + 1 (fc_tun is final once
- * resolve_memset has returned: fc_decide publishes it first). */
+ * resolve_memset has returned: fc_decide publishes it first).  With
+ * dropin_body=avx2, memmove_avx2.S's and memset_avx2.S's first size bound (33). */
 static size_t direct_limit_memcpy(void) { return fc_dropin_bound_memcpy; }
 static size_t direct_limit_memmove(void) { return fc_dropin_bound_memmove; }
+#if FC_DROPIN_BODY_AVX2
+FC_HIDDEN extern const size_t fc_dropin_bound_memset;
+static size_t direct_limit_memset(void) { return fc_dropin_bound_memset; }
+#else
 static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
+#endif
+/* The kernel the exported memcpy, memmove and memset are, for fastcopy-info
+ * (info.c: weak, absent where the names are not fall-through entries). */
+#if FC_DROPIN_BODY_AVX2
+FC_HIDDEN const char fc_dropin_body[] = "avx2";
+#else
+FC_HIDDEN const char fc_dropin_body[] = "avx512";
+#endif
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
     FC_HIDDEN size_t fc_dropin_limit_##name;                                         \
     __attribute__((used)) static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params \

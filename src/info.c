@@ -55,6 +55,26 @@ FC_API size_t fc_describe(char *buf, size_t cap)
         put(&o, "\n");
     }
 
+    /* x86_64 shared object: which kernel the exported names are (exports.c) */
+    extern const char fc_dropin_body[] __attribute__((weak, visibility("hidden")));
+    if (fc_dropin_body) {
+        put(&o, "\nExported memcpy, memmove, memset (what a preloading program calls)\n");
+        put(&o, "  the %s kernel itself (meson option dropin_body=%s)\n", fc_dropin_body,
+            fc_dropin_body);
+        for (int f = 0; f < FC_NFUNCS; f++) {
+            const char *sel = fc_selected(fc_func_name(f));
+            int inl = !strcmp(sel, fc_dropin_body);
+            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx512");
+            if (inl)
+                put(&o, "  %-8s runs it directly (nothing before it)\n", fc_func_name(f));
+            else
+                put(&o, "  %-8s diverted on every call to %s, the selected variant (two loads and "
+                        "two taken jumps more)%s%s%s\n",
+                    fc_func_name(f), sel, other ? "; a build with -Ddropin_body=" : "",
+                    other ? sel : "", other ? " runs it directly" : "");
+        }
+    }
+
     static const char *const from[] = {"policy", "tuning file", "environment"};
     put(&o, "\nTuning file\n  %s\n", d->tuning);
     put(&o, "\nThresholds (bytes; from: policy, tuning file or environment; override with "

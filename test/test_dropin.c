@@ -24,6 +24,9 @@
 #include <cmocka.h>
 
 #include "fastcopy.h"
+#if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
+#include "fc_dropin_body.h"
+#endif
 
 static const char *print_selected_path, *info_path;
 /* The program run setuid by test_at_secure (a static one where the loader
@@ -44,7 +47,7 @@ static void *sym(const char *name)
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
 /* A size tunable's value as fc_describe() reports it ("  name  64  policy ...";
  * "-" is 0, K/M/G suffixes are powers of 1024), or -1 when it is not listed. */
-static long long described_tunable(const char *name)
+static __attribute__((unused)) long long described_tunable(const char *name)
 {
     static char buf[16384];
     fc_describe(buf, sizeof buf);
@@ -143,6 +146,35 @@ static void test_exports_interpose(void **s)
             int kernel_copy = !strcmp(v[i].func, "memcpy") || !strcmp(v[i].func, "memmove") ||
                               !strcmp(v[i].func, "memset");
             if (kernel_copy) {
+#if FC_DROPIN_BODY_AVX2
+                /* dropin_body=avx2: memcpy/memmove/memset are the avx2 kernel
+                 * itself (src/x86_64/memmove_avx2.S, memset_avx2.S), whose first
+                 * compare "cmp limit(%rip),%rdx; jae more_32" (48 3b 15, within
+                 * 16 bytes) reads a word the resolver set: 33 when avx2 is the
+                 * selected variant, else 0 (every call takes the jae).  The jae's
+                 * target starts with the divert "cmpq $0, limit(%rip); je
+                 * slot_jump", slot_jump being "jmp *slot(%rip)". */
+                const unsigned char *c = NULL;
+                for (int k = 1; k < 16 && !c; k++)
+                    if (t[k - 1] == 0x48 && t[k] == 0x3b && t[k + 1] == 0x15)
+                        c = t + k;
+                assert_non_null(c);
+                int32_t d;
+                memcpy(&d, c + 2, 4);
+                const size_t *limit = (const size_t *)(c + 6 + d);
+                if (strcmp(v[i].name, "avx2"))
+                    assert_int_equal(*limit, 0);
+                else
+                    assert_int_equal(*limit, 33);
+                t = jcc_target(c + 6, 0x3); /* jae */
+                assert_int_equal(t[0], 0x48);
+                assert_int_equal(t[1], 0x83);
+                assert_int_equal(t[2], 0x3d);
+                assert_int_equal(t[7], 0x00);
+                memcpy(&d, t + 3, 4);
+                assert_ptr_equal(t + 8 + d, limit);
+                t = jcc_target(t + 8, 0x4); /* je */
+#else
                 /* memcpy/memmove/memset: the avx512 kernel itself
                  * (src/x86_64/dropin_*.S), one of whose first compares (within 48
                  * bytes) reads a word the resolver set: memcpy/memmove's page-end
@@ -209,6 +241,7 @@ static void test_exports_interpose(void **s)
                     }
                     t += 8 + len;
                 }
+#endif
                 /* And calls of every size class work: 0..70, then to the loop,
                  * rep movsb/stosb and non-temporal sizes.  Under valgrind (no
                  * AVX-512, so avx512 is never selected) a path that missed the

@@ -68,6 +68,22 @@ FC_DROPIN_BOUND:                                                                
         .popsection;                                                              \
         cmpl    FC_DROPIN_LIMIT(%rip), reg;                                       \
         jae     target
+/* ENTRY_TEST64(bound, target): the same on all of n (%rdx, 64 bits), for a first
+ * compare that splits sizes (memmove_avx2.S, memset_avx2.S: n >= 33 goes to
+ * target; in the drop-in the bound is 33 when the resolver chose the kernel, 0
+ * when not, and the target starts with DROPIN_DIVERT). */
+#define ENTRY_TEST64(bound, target)                                               \
+        .pushsection .rodata;                                                     \
+        .p2align 3;                                                               \
+        .globl FC_DROPIN_BOUND;                                                   \
+        .hidden FC_DROPIN_BOUND;                                                  \
+        .type FC_DROPIN_BOUND, @object;                                           \
+        .size FC_DROPIN_BOUND, 8;                                                 \
+FC_DROPIN_BOUND:                                                                  \
+        .quad   bound;                                                            \
+        .popsection;                                                              \
+        cmpq    FC_DROPIN_LIMIT(%rip), %rdx;                                      \
+        jae     target
 /* First thing at the target of ENTRY_TEST and of every branch before it, ahead
  * of any vector instruction (the chosen variant may be one for a CPU without
  * AVX-512). */
@@ -105,6 +121,9 @@ kern:                                                                           
         .size kern, .-kern
 #define ENTRY_TEST(bound, reg, target)                                            \
         cmpl    $(bound), reg;                                                    \
+        jae     target
+#define ENTRY_TEST64(bound, target)                                               \
+        cmpq    $(bound), %rdx;                                                   \
         jae     target
 #define DROPIN_DIVERT
 #define DROPIN_DIVERT_NEAR

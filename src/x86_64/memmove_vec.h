@@ -38,7 +38,14 @@ typedef uint16_t __attribute__((may_alias, aligned(1))) fc_u16u;
 #define FC_CAT(a, b) FC_CAT2(a, b)
 #define FC_LARGE FC_CAT(FC_FN, _large)
 
+/* FC_LARGE_ONLY (memmove_avx2.c, memset_avx2.c): only this, as a hidden function
+ * that an assembly kernel jumps to for its sizes above 256 bytes. */
+#ifdef FC_LARGE_ONLY
+FC_HIDDEN void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t n);
+FC_HIDDEN __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t n)
+#else
 static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t n)
+#endif
 {
     fc_u8 *dst = d;
     uintptr_t diff = (uintptr_t)d - (uintptr_t)s;
@@ -127,6 +134,7 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
     return dst;
 }
 
+#ifndef FC_LARGE_ONLY
 /* The small classes are tested so that the compiler lays them out with few taken
  * branches on the common sizes (GCC 12: 16..32 B falls through, 33..64 B takes
  * one, as in glibc).  Written from the top (n <= VS first), 33..64 B took two
@@ -197,3 +205,4 @@ tiny:
     }
     return dst;
 }
+#endif

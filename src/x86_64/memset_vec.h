@@ -23,7 +23,14 @@ typedef uint16_t __attribute__((may_alias, aligned(1))) fc_u16u;
 #define FC_CAT(a, b) FC_CAT2(a, b)
 #define FC_LARGE FC_CAT(FC_FN, _large)
 
+/* FC_LARGE_ONLY (memmove_avx2.c, memset_avx2.c): only this, as a hidden function
+ * that an assembly kernel jumps to for its sizes above 256 bytes. */
+#ifdef FC_LARGE_ONLY
+FC_HIDDEN void *FC_LARGE(fc_u8 *d, int c, size_t n);
+FC_HIDDEN __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
+#else
 static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
+#endif
 {
     fc_u8 *dst = d;
 #ifdef FC_REP_STOSB
@@ -61,6 +68,7 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
     return dst;
 }
 
+#ifndef FC_LARGE_ONLY
 /* The small classes are tested so that the compiler lays them out with few taken
  * branches (GCC 12: 16..32 B none, 33..64 and 129..256 one, 65..128 two).  The
  * ladder from the top (n <= VS first) had 33..64 B take two: 1.12-1.17x the time
@@ -131,3 +139,4 @@ tiny:;
     }
     return dst;
 }
+#endif

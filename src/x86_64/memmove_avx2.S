@@ -1,0 +1,127 @@
+/* memmove_avx2.S - "avx2": memmove (= memcpy) with 32-byte VEX vectors, the
+ * sizes up to 256 bytes; larger copies jump to fc_memmove_x86_avx2_large (the C
+ * loop of memmove_vec.h, built by memmove_avx2.c: 4K-aliasing backward copies,
+ * non-temporal stores).
+ *
+ * Assumptions: AVX2 enabled by the OS (XGETBV).  The choice of every CPU with
+ * AVX2 and without the avx512 variant: AMD Zen 1-3, Intel client cores and Intel
+ * servers before Sapphire Rapids.
+ *
+ * Why assembly: the drop-in.  In a build whose exported names carry this kernel
+ * (meson option dropin_body=avx2, the default on a build machine without the
+ * avx512 variant), the exported memcpy and memmove are this code again with its
+ * first compare reading the bound the resolver set (ENTRY_TEST64), so a CPU that
+ * chose avx2 runs it with nothing before it.  Through the avx512 body such a CPU
+ * paid the divert on every call: on this project's Zen 1 VM (AMD EPYC, family
+ * 0x17 model 1, 2026-12-04) the exported memcpy took 1.3-1.7x glibc's time at
+ * 0-64 B where fc_memcpy (the avx2 variant, called directly) took 0.8-1.1x.
+ *
+ * Size classes (each loads everything before its first store, so overlapping
+ * buffers give memmove's result and memcpy == memmove; the same classes as the
+ * C template, memmove_vec.h):
+ *   0..32      two overlapping loads of the largest power of two <= n (16, 8, 4,
+ *              2 bytes) or one byte; no ymm register, so no vzeroupper
+ *   33..64     first and last 32 bytes
+ *   65..128    first two and last two 32-byte vectors
+ *   129..256   first four and last four
+ *   > 256      fc_memmove_x86_avx2_large (loop of four vectors, aligned stores)
+ * vzeroupper after every ymm use: Intel cores pay for SSE code that follows a
+ * dirty upper state.
+ */
+#include "kernel_entry.h"
+
+KERNEL_BEGIN(fc_memmove_x86_avx2)
+        movq    %rdi, %rax
+        /* n >= 33 (in a drop-in whose resolver chose another variant: every n)
+         * to .Lmore_32; 0..32 falls through, the fleet's commonest calls. */
+        ENTRY_TEST64(33, .Lmore_32)
+        cmpl    $16, %edx               /* n <= 32 here: edx is n */
+        jb      .Lless_16
+        vmovdqu (%rsi), %xmm0
+        vmovdqu -16(%rsi,%rdx), %xmm1
+        vmovdqu %xmm0, (%rdi)
+        vmovdqu %xmm1, -16(%rdi,%rdx)
+        ret
+.Lless_16:
+        cmpl    $8, %edx
+        jb      .Lless_8
+        movq    (%rsi), %rcx
+        movq    -8(%rsi,%rdx), %rsi
+        movq    %rcx, (%rdi)
+        movq    %rsi, -8(%rdi,%rdx)
+        ret
+.Lless_8:
+        cmpl    $4, %edx
+        jb      .Lless_4
+        movl    (%rsi), %ecx
+        movl    -4(%rsi,%rdx), %esi
+        movl    %ecx, (%rdi)
+        movl    %esi, -4(%rdi,%rdx)
+        ret
+.Lless_4:
+        cmpl    $1, %edx
+        ja      .L2_3
+        jb      .Lret                   /* n == 0 */
+        movzbl  (%rsi), %ecx
+        movb    %cl, (%rdi)
+.Lret:
+        ret
+.L2_3:
+        movzwl  (%rsi), %ecx
+        movzwl  -2(%rsi,%rdx), %esi
+        movw    %cx, (%rdi)
+        movw    %si, -2(%rdi,%rdx)
+        ret
+
+        .p2align 4
+.Lmore_32:
+        DROPIN_DIVERT
+        cmpq    $64, %rdx
+        ja      .Lmore_64
+        vmovdqu (%rsi), %ymm0
+        vmovdqu -32(%rsi,%rdx), %ymm1
+        vmovdqu %ymm0, (%rdi)
+        vmovdqu %ymm1, -32(%rdi,%rdx)
+        vzeroupper
+        ret
+
+        .p2align 4
+.Lmore_64:
+        cmpq    $128, %rdx
+        ja      .Lmore_128
+        vmovdqu (%rsi), %ymm0
+        vmovdqu 32(%rsi), %ymm1
+        vmovdqu -64(%rsi,%rdx), %ymm2
+        vmovdqu -32(%rsi,%rdx), %ymm3
+        vmovdqu %ymm0, (%rdi)
+        vmovdqu %ymm1, 32(%rdi)
+        vmovdqu %ymm2, -64(%rdi,%rdx)
+        vmovdqu %ymm3, -32(%rdi,%rdx)
+        vzeroupper
+        ret
+
+        .p2align 4
+.Lmore_128:
+        cmpq    $256, %rdx
+        ja      .Lmore_256
+        vmovdqu (%rsi), %ymm0
+        vmovdqu 32(%rsi), %ymm1
+        vmovdqu 64(%rsi), %ymm2
+        vmovdqu 96(%rsi), %ymm3
+        vmovdqu -128(%rsi,%rdx), %ymm4
+        vmovdqu -96(%rsi,%rdx), %ymm5
+        vmovdqu -64(%rsi,%rdx), %ymm6
+        vmovdqu -32(%rsi,%rdx), %ymm7
+        vmovdqu %ymm0, (%rdi)
+        vmovdqu %ymm1, 32(%rdi)
+        vmovdqu %ymm2, 64(%rdi)
+        vmovdqu %ymm3, 96(%rdi)
+        vmovdqu %ymm4, -128(%rdi,%rdx)
+        vmovdqu %ymm5, -96(%rdi,%rdx)
+        vmovdqu %ymm6, -64(%rdi,%rdx)
+        vmovdqu %ymm7, -32(%rdi,%rdx)
+        vzeroupper
+        ret
+.Lmore_256:
+        jmp     fc_memmove_x86_avx2_large
+KERNEL_END(fc_memmove_x86_avx2)
