@@ -226,6 +226,34 @@ static void test_zen5_vm(void **s)
     expect_all(&d2, "avx512");
 }
 
+/* The Zen 1 VM this project was measured on (2026-12-04): "AMD EPYC", family 0x17
+ * model 1, AVX2 without ERMS (the hypervisor hides it), topology leaves present,
+ * 32 KiB L1d, 512 KiB L2, 8 MiB L3 per CCX.  avx2 everywhere (which is also the
+ * body dropin_body=auto gives a library built there), no rep windows,
+ * non-temporal from 3/4 of the L3. */
+static void test_zen1_vm(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x17, 0x01,
+                              AVX2 | FC_X86_HYPERVISOR | FC_X86_TOPOEXT, 8 * MiB);
+    c.l1d_size = 32 * KiB;
+    c.l2_size = 512 * KiB;
+    struct fc_decision d = decide(c);
+    expect_all(&d, "avx2");
+    assert_string_equal(fc_x86_uarch(&c), "Zen 1");
+    assert_int_equal(d.tun.nt_threshold, 6 * MiB);
+    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
+    assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
+    assert_int_equal(d.tun.alias_backward_stop, 16 * KiB); /* L1d / 2 */
+    assert_int_equal(d.tun.memset_masked_max, 0);
+    /* Zen 2 (Rome, model 0x31) and Hygon's Zen 1: the same choices */
+    c.model = 0x31;
+    assert_string_equal(fc_x86_uarch(&c), "Zen 2");
+    struct fc_decision d2 = decide(c);
+    expect_all(&d2, "avx2");
+    assert_memory_equal(&d.tun, &d2.tun, sizeof d.tun);
+}
+
 /* Intel Sapphire Rapids and later (AVX-512 + AVX-VNNI): the project's Intel VM,
  * family 6 model 0xcf (Emerald Rapids), 48 KiB L1d, 2 MiB L2, 300 MiB L3. */
 static void test_intel_emerald_rapids(void **s)
@@ -309,7 +337,7 @@ int main(void)
         cmocka_unit_test(test_avx2_only),     cmocka_unit_test(test_sse2_only),
         cmocka_unit_test(test_vm_caches),     cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_zen5_vm),       cmocka_unit_test(test_intel_emerald_rapids),
-        cmocka_unit_test(test_intel_ice_lake),
+        cmocka_unit_test(test_intel_ice_lake), cmocka_unit_test(test_zen1_vm),
         cmocka_unit_test(test_every_variant_usable), /* last: every CPU above */
     };
     return cmocka_run_group_tests_name("policy_x86_64", tests, NULL, NULL);

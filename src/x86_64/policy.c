@@ -80,8 +80,10 @@ static int intel_full_clock_avx512(const struct fc_x86_cpu *c)
 const char *fc_x86_uarch(const struct fc_x86_cpu *c)
 {
     if (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) {
-        if (c->family == 0x17)
-            return c->vendor == FC_X86_HYGON ? "Hygon Dhyana (Zen 1)" : "Zen 1/2";
+        if (c->family == 0x17) /* Zen and Zen+ below model 0x30, Zen 2 from there */
+            return c->vendor == FC_X86_HYGON ? "Hygon Dhyana (Zen 1)"
+                   : c->model < 0x30         ? "Zen 1"
+                                             : "Zen 2";
         if (c->family == 0x19) {
             unsigned m = c->model;
             if (m <= 0x0f || (m >= 0x20 && m <= 0x5f))
