@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "fastcopy.h"
@@ -498,6 +500,95 @@ static int with_split(const char *arg, char path[256], char name[24])
     return 0;
 }
 
+/* --with LIB: each function is called once per size class (0 B to 8 MiB, so
+ * that its non-temporal and rep paths run too) in a child process before any
+ * timing, so that a library built for another CPU (AOCL-LibMem's zen4 and zen5
+ * builds use AVX-512: SIGILL on a Zen 1-3 or an Intel client core) or a broken
+ * one is named in one line instead of killing the run; the results are checked
+ * too.  0 when every call returned and was right. */
+static int with_probe(const char *arg, void *const fns[FCB_NFUNCS])
+{
+    static const char *const fnames[3] = {"memcpy", "memmove", "memset"};
+    static const size_t sizes[] = {0, 1, 7, 16, 33, 64, 100, 200, 300, 600, 1500, 3000, 5000,
+                                   9000, 20000, 70000, 300000, 1 << 20, 8 << 20};
+    int fd[2];
+    if (pipe(fd)) {
+        fcb_err("--with '%s': pipe: %s\n", arg, strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fcb_err("--with '%s': fork: %s\n", arg, strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        size_t cap = (8 << 20) + 64;
+        unsigned char *a = malloc(cap), *b = malloc(cap);
+        if (!a || !b)
+            _exit(2);
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            if (!fns[f])
+                continue;
+            for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+                size_t n = sizes[i];
+                /* what is being called, written before the call: the parent
+                 * names the last one when the child dies */
+                int rec[2] = {f, (int)i};
+                if (write(fd[1], rec, sizeof rec) != (ssize_t)sizeof rec)
+                    _exit(2);
+                for (size_t k = 0; k < n + 3; k++)
+                    a[k] = (unsigned char)(k * 7 + 1), b[k] = 0;
+                int bad = 0;
+                if (f == FCB_MEMSET) {
+                    void *(*fn)(void *, int, size_t) = (void *(*)(void *, int, size_t))fns[f];
+                    bad = fn(b + 1, 0x5a, n) != b + 1;
+                    for (size_t k = 0; k < n && !bad; k++)
+                        bad = b[1 + k] != 0x5a;
+                } else {
+                    void *(*fn)(void *, const void *, size_t) =
+                        (void *(*)(void *, const void *, size_t))fns[f];
+                    bad = fn(b + 1, a + 3, n) != b + 1;
+                    for (size_t k = 0; k < n && !bad; k++)
+                        bad = b[1 + k] != a[3 + k];
+                }
+                bad |= b[0] != 0 || b[n + 1] != 0;
+                if (bad)
+                    _exit(3);
+            }
+        }
+        _exit(0);
+    }
+    close(fd[1]);
+    int last[2] = {-1, -1}, rec[2];
+    while (read(fd[0], rec, sizeof rec) == (ssize_t)sizeof rec)
+        last[0] = rec[0], last[1] = rec[1];
+    close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    const char *fname = last[0] >= 0 ? fnames[last[0]] : "?";
+    size_t n = last[1] >= 0 ? sizes[last[1]] : 0;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGILL)
+        fcb_err("--with '%s': its %s died of SIGILL (illegal instruction) on a %zu-byte call: "
+                "the library was built for a CPU this one is not\n",
+                arg, fname, n);
+    else if (WIFSIGNALED(status))
+        fcb_err("--with '%s': its %s died of signal %d (%s) on a %zu-byte call\n", arg, fname,
+                WTERMSIG(status), strsignal(WTERMSIG(status)), n);
+    else if (WEXITSTATUS(status) == 3)
+        fcb_err("--with '%s': its %s gave a wrong result on a %zu-byte call\n", arg, fname, n);
+    else
+        fcb_err("--with '%s': the test calls could not run (exit status %d)\n", arg,
+                WEXITSTATUS(status));
+    return -1;
+}
+
 /* --with LIB[=NAME]: another library's memcpy/memmove/memset, dlopen'ed with
  * RTLD_LOCAL so it does not replace anyone's symbols; dlsym resolves its IFUNCs.
  * A library without one of the three is timed on the others. */
@@ -538,6 +629,7 @@ static int with_impls(struct fcb_state *st, int w)
     char *how = st->with_how[w];
     size_t hl = sizeof st->with_how[w];
     int found = 0;
+    void *fns[FCB_NFUNCS] = {0};
     /* libfastcopy itself (its drop-in names, as a preloading program calls them):
      * timed beside the others, never counted as a peer. */
     int ours = 0;
@@ -560,11 +652,10 @@ static int with_impls(struct fcb_state *st, int w)
             p = NULL;
         if (!p)
             continue;
+        fns[f] = p;
         size_t used = strlen(how);
         snprintf(how + used, hl - used, "%s%s", found ? " " : "", fnames[f]);
         found++;
-        add_impl(st, name, f, kinds[f], FCB_I_WITH | (ours ? FCB_I_OURS : 0),
-                 (void (*)(void))p);
     }
     size_t used = strlen(how);
     snprintf(how + used, hl - used, "%s)", found ? "" : "none of memcpy memmove memset");
@@ -573,6 +664,12 @@ static int with_impls(struct fcb_state *st, int w)
                 path);
         return -1;
     }
+    if (with_probe(path, fns))
+        return -1;
+    for (int f = 0; f < FCB_NFUNCS; f++)
+        if (fns[f])
+            add_impl(st, name, f, kinds[f], FCB_I_WITH | (ours ? FCB_I_OURS : 0),
+                     (void (*)(void))fns[f]);
     return 0;
 #endif
 }

@@ -1,10 +1,12 @@
 #!/bin/sh
-# test-with.sh FCBENCH LIB [NOFUNCS] - fcbench --with: another library's functions are
-# timed under the given name, and a library that cannot be used is refused in one
-# line.  NOFUNCS: a library that defines none of the three (default libm.so.6; under
-# musl that name is libc itself).
+# test-with.sh FCBENCH LIB NOFUNCS SIGILL WRONG - fcbench --with: another library's
+# functions are timed under the given name, and a library that cannot be used is
+# refused in one line, before any timing.  NOFUNCS: a library that defines none of
+# the three (libm.so.6; under musl that name is libc itself); SIGILL: one whose
+# memcpy dies of SIGILL; WRONG: one whose memset leaves a byte unset
+# (test_with_bad.c).
 set -u
-fcb=$1 lib=$2 nofuncs=${3:-libm.so.6}
+fcb=$1 lib=$2 nofuncs=$3 sigill=$4 wrong=$5
 out=$("$fcb" --quick --no-progress --rounds 2 --sample-us 20 --group mix --func memcpy,memset \
       --case '*/MemcpyGoogleA,*/MemsetGoogleA' --impl auto --with "$lib=other" 2>&1) || {
   echo "fcbench --with $lib failed:"; echo "$out"; exit 1; }
@@ -19,11 +21,17 @@ for g in memcpy/mix memset/mix; do
     echo "no 'other' column in $g:"; echo "$out"; exit 1; }
 done
 # A missing file, a library without the functions, a name that is taken.
-for bad in /nonexistent/libx.so "$nofuncs" "$lib=libc"; do
+for bad in /nonexistent/libx.so "$nofuncs" "$lib=libc" "$sigill" "$wrong"; do
   err=$("$fcb" --quick --no-progress --with "$bad" 2>&1 >/dev/null) && {
     echo "fcbench --with $bad: accepted"; exit 1; }
   [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || {
     echo "fcbench --with $bad: want one line, got:"; echo "$err"; exit 1; }
   case $err in fcbench:*) ;; *) echo "fcbench --with $bad: '$err'"; exit 1 ;; esac
+  case $bad in
+  "$sigill") case $err in *"its memcpy died of SIGILL"*) ;; *)
+      echo "fcbench --with $bad: the SIGILL not named: '$err'"; exit 1 ;; esac ;;
+  "$wrong") case $err in *"its memset gave a wrong result"*) ;; *)
+      echo "fcbench --with $bad: the wrong memset not named: '$err'"; exit 1 ;; esac ;;
+  esac
 done
 echo "ok"
