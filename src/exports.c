@@ -204,7 +204,7 @@ FC_HIDDEN extern const size_t fc_dropin_bound_memcpy, fc_dropin_bound_memmove;
 /* The word each drop-in kernel compares with when it runs inline: memmove_avx512.S's
  * page-end bound; memset_avx512.S's memset_masked_max + 1 (fc_tun is final once
  * resolve_memset has returned: fc_decide publishes it first).  With
- * dropin_body=avx2, memmove_avx2.S's and memset_avx2.S's first size bound (33). */
+ * dropin_body=avx2, memmove_avx2.S's and memset_avx2.S's first size bound (65). */
 static size_t direct_limit_memcpy(void) { return fc_dropin_bound_memcpy; }
 static size_t direct_limit_memmove(void) { return fc_dropin_bound_memmove; }
 #if FC_DROPIN_BODY_AVX2

@@ -69,8 +69,8 @@ FC_DROPIN_BOUND:                                                                
         cmpl    FC_DROPIN_LIMIT(%rip), reg;                                       \
         jae     target
 /* ENTRY_TEST64(bound, target): the same on all of n (%rdx, 64 bits), for a first
- * compare that splits sizes (memmove_avx2.S, memset_avx2.S: n >= 33 goes to
- * target; in the drop-in the bound is 33 when the resolver chose the kernel, 0
+ * compare that splits sizes (memmove_avx2.S, memset_avx2.S: n >= 65 goes to
+ * target; in the drop-in the bound is 65 when the resolver chose the kernel, 0
  * when not, and the target starts with DROPIN_DIVERT). */
 #define ENTRY_TEST64(bound, target)                                               \
         .pushsection .rodata;                                                     \

@@ -19,8 +19,8 @@
  * Size classes (each loads everything before its first store, so overlapping
  * buffers give memmove's result and memcpy == memmove; the same classes as the
  * C template, memmove_vec.h):
- *   0..32      two overlapping loads of the largest power of two <= n (16, 8, 4,
- *              2 bytes) or one byte; no ymm register, so no vzeroupper
+ *   0..32      two overlapping loads of 16 bytes (16..32), 8 (9..15), 4 (4..8) or
+ *              2 (2..3), or one byte; no ymm register, so no vzeroupper
  *   33..64     first and last 32 bytes
  *   65..128    first two and last two 32-byte vectors
  *   129..256   first four and last four
@@ -32,9 +32,13 @@
 
 KERNEL_BEGIN(fc_memmove_x86_avx2)
         movq    %rdi, %rax
-        /* n >= 33 (in a drop-in whose resolver chose another variant: every n)
-         * to .Lmore_32; 0..32 falls through, the fleet's commonest calls. */
-        ENTRY_TEST64(33, .Lmore_32)
+        /* n >= 65 (in a drop-in whose resolver chose another variant: every n)
+         * to .Lmore_64; then 33..64 apart from 0..32, which falls through.  The
+         * split points are where the fleet's random-order mixes mispredict
+         * least: see the tree comment in memset_avx2.S. */
+        ENTRY_TEST64(65, .Lmore_64)
+        cmpl    $33, %edx               /* n <= 64 here: edx is n */
+        jae     .L33_64
         cmpl    $16, %edx               /* n <= 32 here: edx is n */
         jb      .Lless_16
         vmovdqu (%rsi), %xmm0
@@ -42,15 +46,16 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
         vmovdqu %xmm0, (%rdi)
         vmovdqu %xmm1, -16(%rdi,%rdx)
         ret
+        /* 9..15, 4..8 (not 8..15, 4..7): 8 goes with 4, see memset_avx2.S */
 .Lless_16:
-        cmpl    $8, %edx
-        jb      .Lless_8
+        cmpl    $9, %edx
+        jb      .Lless_9
         movq    (%rsi), %rcx
         movq    -8(%rsi,%rdx), %rsi
         movq    %rcx, (%rdi)
         movq    %rsi, -8(%rdi,%rdx)
         ret
-.Lless_8:
+.Lless_9:
         cmpl    $4, %edx
         jb      .Lless_4
         movl    (%rsi), %ecx
@@ -73,11 +78,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
         movw    %si, -2(%rdi,%rdx)
         ret
 
-        .p2align 4
-.Lmore_32:
-        DROPIN_DIVERT
-        cmpq    $64, %rdx
-        ja      .Lmore_64
+.L33_64:
         vmovdqu (%rsi), %ymm0
         vmovdqu -32(%rsi,%rdx), %ymm1
         vmovdqu %ymm0, (%rdi)
@@ -87,6 +88,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
 
         .p2align 4
 .Lmore_64:
+        DROPIN_DIVERT
         cmpq    $128, %rdx
         ja      .Lmore_128
         vmovdqu (%rsi), %ymm0
