@@ -19,7 +19,7 @@
  * Size classes (each loads everything before its first store, so overlapping
  * buffers give memmove's result and memcpy == memmove; the same classes as the
  * C template, memmove_vec.h):
- *   0..32      two overlapping loads of 16 bytes (16..32), 8 (9..15), 4 (4..8) or
+ *   0..32      two overlapping loads of 16 bytes (17..32), 8 (9..16), 4 (4..8) or
  *              2 (2..3), or one byte; no ymm register, so no vzeroupper
  *   33..64     first and last 32 bytes
  *   65..128    first two and last two 32-byte vectors
@@ -39,15 +39,22 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
         ENTRY_TEST64(65, .Lmore_64)
         cmpl    $33, %edx               /* n <= 64 here: edx is n */
         jae     .L33_64
-        cmpl    $16, %edx               /* n <= 32 here: edx is n */
-        jb      .Lless_16
+        /* 16 goes with 9..15 (two 8-byte moves), not with 17..32 as in
+         * memset_avx2.S: back-to-back memmoves of 16 bytes that overlap by
+         * half (fcbench's overlap/16) load what the previous call stored, and
+         * a 16-byte load that straddles that store waits for it (10.0 ns,
+         * glibc the same), where 8-byte loads inside it forward (AOCL-LibMem:
+         * 3.6 ns; Zen 1 VM).  For the copy distributions the mispredict
+         * model of memset_avx2.S is the same either way. */
+        cmpl    $17, %edx               /* n <= 32 here: edx is n */
+        jb      .Lless_17
         vmovdqu (%rsi), %xmm0
         vmovdqu -16(%rsi,%rdx), %xmm1
         vmovdqu %xmm0, (%rdi)
         vmovdqu %xmm1, -16(%rdi,%rdx)
         ret
-        /* 9..15, 4..8 (not 8..15, 4..7): 8 goes with 4, see memset_avx2.S */
-.Lless_16:
+        /* 9..16, 4..8 (not 8..15, 4..7): 8 goes with 4, see memset_avx2.S */
+.Lless_17:
         cmpl    $9, %edx
         jb      .Lless_9
         movq    (%rsi), %rcx
