@@ -215,7 +215,9 @@ static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #endif
 /* The kernel the exported memcpy, memmove and memset are, for fastcopy-info
  * (info.c: weak, absent where the names are not fall-through entries). */
-#if FC_DROPIN_BODY_AVX2
+#if FC_DROPIN_BODY_AVX2AMD
+FC_HIDDEN const char fc_dropin_body[] = "avx2amd";
+#elif FC_DROPIN_BODY_AVX2
 FC_HIDDEN const char fc_dropin_body[] = "avx2";
 #else
 FC_HIDDEN const char fc_dropin_body[] = "avx512";

@@ -64,7 +64,7 @@ FC_API size_t fc_describe(char *buf, size_t cap)
         for (int f = 0; f < FC_NFUNCS; f++) {
             const char *sel = fc_selected(fc_func_name(f));
             int inl = !strcmp(sel, fc_dropin_body);
-            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx512");
+            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx2amd") || !strcmp(sel, "avx512");
             if (inl)
                 put(&o, "  %-8s runs it directly (nothing before it)\n", fc_func_name(f));
             else

@@ -470,7 +470,7 @@ static int host_can_run(const char *name)
     erms = (b >> 9) & 1;
     if (!strcmp(name, "sse2"))
         return __builtin_cpu_supports("sse2") != 0;
-    if (!strcmp(name, "avx2"))
+    if (!strcmp(name, "avx2") || !strcmp(name, "avx2amd"))
         return avx2 != 0;
     if (!strcmp(name, "avx512"))
         return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&

@@ -1,7 +1,7 @@
 /* dropin_memmove.S - the exported `memmove` of the shared library (x86_64, not built with
  * -Ddropin_ifunc=true): memmove_avx512.S again under that name, with nothing before it,
- * or memmove_avx2.S in a build with dropin_body=avx2 (the default where the build
- * machine selects another variant than avx512: meson_options.txt).
+ * or memmove_avx2.S (as avx2, or as avx2amd) in a build with dropin_body=avx2 or
+ * avx2amd (the default where the build machine selects one of those: meson_options.txt).
  * On this project's Intel VM (Emerald Rapids) a call through the old trampoline
  * ("jmp *slot") cost 0.75 ns more than calling the kernel (3.36 vs 2.61 ns for a
  * 12-byte copy), a direct "jmp" 0.37 ns more.  When another variant is chosen
@@ -13,6 +13,9 @@
 #define FC_DROPIN_SLOT fc_slot_memmove
 #include "fc_dropin_body.h"
 #if FC_DROPIN_BODY_AVX2
+#if FC_DROPIN_BODY_AVX2AMD
+#define FC_AVX2_KEEP_UPPER 1
+#endif
 #include "memmove_avx2.S"
 #else
 #include "memmove_avx512.S"

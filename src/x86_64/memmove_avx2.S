@@ -30,7 +30,17 @@
  */
 #include "kernel_entry.h"
 
-KERNEL_BEGIN(fc_memmove_x86_avx2)
+/* FC_AVX2_KEEP_UPPER (set by memmove_avx2amd.S): this code again as the
+ * "avx2amd" kernel, without vzeroupper (see there). */
+#ifdef FC_AVX2_KEEP_UPPER
+#define AVX2_KERNEL fc_memmove_x86_avx2amd
+#define VZEROUPPER
+#else
+#define AVX2_KERNEL fc_memmove_x86_avx2
+#define VZEROUPPER vzeroupper
+#endif
+
+KERNEL_BEGIN(AVX2_KERNEL)
         movq    %rdi, %rax
         /* n >= 65 (in a drop-in whose resolver chose another variant: every n)
          * to .Lmore_64; then 33..64 apart from 0..32, which falls through.  The
@@ -90,7 +100,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
         vmovdqu -32(%rsi,%rdx), %ymm1
         vmovdqu %ymm0, (%rdi)
         vmovdqu %ymm1, -32(%rdi,%rdx)
-        vzeroupper
+        VZEROUPPER
         ret
 
         .p2align 4
@@ -106,7 +116,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
         vmovdqu %ymm1, 32(%rdi)
         vmovdqu %ymm2, -64(%rdi,%rdx)
         vmovdqu %ymm3, -32(%rdi,%rdx)
-        vzeroupper
+        VZEROUPPER
         ret
 
         .p2align 4
@@ -129,8 +139,8 @@ KERNEL_BEGIN(fc_memmove_x86_avx2)
         vmovdqu %ymm5, -96(%rdi,%rdx)
         vmovdqu %ymm6, -64(%rdi,%rdx)
         vmovdqu %ymm7, -32(%rdi,%rdx)
-        vzeroupper
+        VZEROUPPER
         ret
 .Lmore_256:
         jmp     fc_memmove_x86_avx2_large
-KERNEL_END(fc_memmove_x86_avx2)
+KERNEL_END(AVX2_KERNEL)

@@ -18,7 +18,17 @@
  */
 #include "kernel_entry.h"
 
-KERNEL_BEGIN(fc_memset_x86_avx2)
+/* FC_AVX2_KEEP_UPPER (set by memset_avx2amd.S): this code again as the
+ * "avx2amd" kernel, without vzeroupper (see there). */
+#ifdef FC_AVX2_KEEP_UPPER
+#define AVX2_KERNEL fc_memset_x86_avx2amd
+#define VZEROUPPER
+#else
+#define AVX2_KERNEL fc_memset_x86_avx2
+#define VZEROUPPER vzeroupper
+#endif
+
+KERNEL_BEGIN(AVX2_KERNEL)
         movq    %rdi, %rax
         /* The size tree (both kernels): n >= 65 first (in a drop-in whose
          * resolver chose another variant, every n: the divert is at
@@ -82,7 +92,7 @@ KERNEL_BEGIN(fc_memset_x86_avx2)
         vpbroadcastb %xmm0, %ymm0
         vmovdqu %ymm0, (%rdi)
         vmovdqu %ymm0, -32(%rdi,%rdx)
-        vzeroupper
+        VZEROUPPER
         ret
 
         .p2align 4
@@ -96,7 +106,7 @@ KERNEL_BEGIN(fc_memset_x86_avx2)
         vmovdqu %ymm0, 32(%rdi)
         vmovdqu %ymm0, -64(%rdi,%rdx)
         vmovdqu %ymm0, -32(%rdi,%rdx)
-        vzeroupper
+        VZEROUPPER
         ret
 
         .p2align 4
@@ -111,9 +121,9 @@ KERNEL_BEGIN(fc_memset_x86_avx2)
         vmovdqu %ymm0, -96(%rdi,%rdx)
         vmovdqu %ymm0, -64(%rdi,%rdx)
         vmovdqu %ymm0, -32(%rdi,%rdx)
-        vzeroupper
+        VZEROUPPER
         ret
 .Lmore_256:
-        vzeroupper
+        VZEROUPPER
         jmp     fc_memset_x86_avx2_large
-KERNEL_END(fc_memset_x86_avx2)
+KERNEL_END(AVX2_KERNEL)

@@ -15,6 +15,8 @@
     V(X, generic, fc_memmove_generic, fc_memset_generic, 1)                       \
     V(X, sse2, fc_memmove_x86_sse2, fc_memset_x86_sse2, has(c, FC_X86_SSE2))              \
     V(X, avx2, fc_memmove_x86_avx2, fc_memset_x86_avx2, can_avx2(c))                      \
+    /* avx2 without vzeroupper (AMD) */                                           \
+    V(X, avx2amd, fc_memmove_x86_avx2amd, fc_memset_x86_avx2amd, can_avx2(c))             \
     V(X, avx512, fc_memmove_x86_avx512, fc_memset_x86_avx512, can_avx512(c))              \
     /* AVX2 vectors around rep movsb/stosb */                                     \
     V(X, erms, fc_memmove_x86_erms, fc_memset_x86_erms, can_avx2(c) && has(c, FC_X86_ERMS))
