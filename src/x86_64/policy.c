@@ -211,6 +211,14 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
      * 1 KiB 11.0 vs 15.6; but 32 KiB 530 vs 440.  So below L1d/2. */
     d->tun.alias_backward_stop =
         c->l1d_size >= 16 * KiB && c->l1d_size <= 256 * KiB ? (size_t)c->l1d_size / 2 : 16 * KiB;
+    if (c->vendor == FC_X86_AMD && c->family == 0x17 && c->model < 0x30) {
+        /* Zen 1 (family 0x17 model 1 VM, 32 KiB L1d; 2026-12-04): `fcbench --tune
+         * -v`, 4K-aliased copies forward over backward, hot: 256-768 B 0.99-1.00,
+         * 1-4 KiB 1.04-1.05, 6-16 KiB 0.98-1.01 (even), 24-64 KiB 1.24-1.26; cold
+         * 1.00.  Backward never lost, so backward up to 64 KiB, the largest size
+         * measured (L1d/2 would send 16-64 KiB forward: 1.24x the time). */
+        d->tun.alias_backward_stop = 64 * KiB + 1;
+    }
     if (c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON) {
         if (c->family >= 0x1a && has(c, FC_X86_ERMS)) {
             d->tun.rep_movsb_threshold = 32768;
