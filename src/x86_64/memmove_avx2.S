@@ -63,7 +63,10 @@ KERNEL_BEGIN(AVX2_KERNEL)
         vmovdqu %xmm0, (%rdi)
         vmovdqu %xmm1, -16(%rdi,%rdx)
         ret
-        /* 9..16, 4..8 (not 8..15, 4..7): 8 goes with 4, see memset_avx2.S */
+        /* 9..16, 4..8 (not 8..15, 4..7): 8 goes with 4, see memset_avx2.S.
+         * 0..16 starts the second 64-byte line (as in memset_avx2.S: no
+         * instruction of it straddles two lines; 2..3 B lie after 33..64). */
+        .p2align 5
 .Lless_17:
         cmpl    $9, %edx
         jb      .Lless_9
@@ -88,13 +91,8 @@ KERNEL_BEGIN(AVX2_KERNEL)
         movb    %cl, (%rdi)
 .Lret:
         ret
-.L2_3:
-        movzwl  (%rsi), %ecx
-        movzwl  -2(%rsi,%rdx), %esi
-        movw    %cx, (%rdi)
-        movw    %si, -2(%rdi,%rdx)
-        ret
 
+        .p2align 5                      /* 33..64: within one 64-byte line */
 .L33_64:
         vmovdqu (%rsi), %ymm0
         vmovdqu -32(%rsi,%rdx), %ymm1
@@ -102,8 +100,16 @@ KERNEL_BEGIN(AVX2_KERNEL)
         vmovdqu %ymm1, -32(%rdi,%rdx)
         VZEROUPPER
         ret
+.L2_3:
+        movzwl  (%rsi), %ecx
+        movzwl  -2(%rsi,%rdx), %esi
+        movw    %cx, (%rdi)
+        movw    %si, -2(%rdi,%rdx)
+        ret
 
-        .p2align 4
+        /* 65..128 and 129..256 start 64-byte lines: at 32 mod 64, the 65..128
+         * memset spanned two and took 1.2x the time at 96 and 128 B (Zen 1). */
+        .p2align 6
 .Lmore_64:
         DROPIN_DIVERT
         cmpq    $128, %rdx
@@ -119,7 +125,7 @@ KERNEL_BEGIN(AVX2_KERNEL)
         VZEROUPPER
         ret
 
-        .p2align 4
+        .p2align 6
 .Lmore_128:
         cmpq    $256, %rdx
         ja      .Lmore_256
