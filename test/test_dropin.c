@@ -67,6 +67,19 @@ static __attribute__((unused)) long long described_tunable(const char *name)
     return -1;
 }
 
+/* The divert at t: "cmpq $0, limit(%rip)" (48 83 3d disp32 00) on the word the
+ * drop-in's first compare read. */
+static void assert_divert(const unsigned char *t, const size_t *limit)
+{
+    assert_int_equal(t[0], 0x48);
+    assert_int_equal(t[1], 0x83);
+    assert_int_equal(t[2], 0x3d);
+    assert_int_equal(t[7], 0x00);
+    int32_t d;
+    memcpy(&d, t + 3, 4);
+    assert_ptr_equal(t + 8 + d, limit);
+}
+
 /* Where the conditional jump at j (condition code cc: 0x3 jae, 0x4 je) goes, in
  * either encoding (rel8: 0x70+cc; rel32: 0x0f 0x80+cc). */
 static const unsigned char *jcc_target(const unsigned char *j, unsigned cc)
@@ -167,12 +180,7 @@ static void test_exports_interpose(void **s)
                 else
                     assert_int_equal(*limit, 65);
                 t = jcc_target(c + 6, 0x3); /* jae */
-                assert_int_equal(t[0], 0x48);
-                assert_int_equal(t[1], 0x83);
-                assert_int_equal(t[2], 0x3d);
-                assert_int_equal(t[7], 0x00);
-                memcpy(&d, t + 3, 4);
-                assert_ptr_equal(t + 8 + d, limit);
+                assert_divert(t, limit);
                 t = jcc_target(t + 8, 0x4); /* je */
 #else
                 /* memcpy/memmove/memset: the avx512 kernel itself
@@ -224,12 +232,7 @@ static void test_exports_interpose(void **s)
                     t = jcc_target(j, 0x3); /* jae */
                 }
                 /* the divert: cmpq $0, limit(%rip) (the same word); je */
-                assert_int_equal(t[0], 0x48);
-                assert_int_equal(t[1], 0x83);
-                assert_int_equal(t[2], 0x3d);
-                assert_int_equal(t[7], 0x00);
-                memcpy(&d, t + 3, 4);
-                assert_ptr_equal(t + 8 + d, limit);
+                assert_divert(t, limit);
                 if (is_memset) {
                     t = jcc_target(t + 8, 0x4); /* je */
                 } else {

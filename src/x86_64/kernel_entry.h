@@ -56,7 +56,9 @@ KNAME:                                                                          
  * A load in the path costs ~0.3 TSC ticks per call whatever its form (cmp
  * with memory, a load then a register compare, a flag byte), measured in a
  * standalone loop of 8-byte copies: 4.2 ticks against 3.9 with an immediate. */
-#define ENTRY_TEST(bound, reg, target)                                            \
+/* DROPIN_BOUND_WORD(bound): FC_DROPIN_BOUND, the word the resolver copies into
+ * FC_DROPIN_LIMIT when it chose this kernel (src/exports.c). */
+#define DROPIN_BOUND_WORD(bound)                                                  \
         .pushsection .rodata;                                                     \
         .p2align 3;                                                               \
         .globl FC_DROPIN_BOUND;                                                   \
@@ -65,7 +67,9 @@ KNAME:                                                                          
         .size FC_DROPIN_BOUND, 8;                                                 \
 FC_DROPIN_BOUND:                                                                  \
         .quad   bound;                                                            \
-        .popsection;                                                              \
+        .popsection
+#define ENTRY_TEST(bound, reg, target)                                            \
+        DROPIN_BOUND_WORD(bound);                                                 \
         cmpl    FC_DROPIN_LIMIT(%rip), reg;                                       \
         jae     target
 /* ENTRY_TEST64(bound, target): the same on all of n (%rdx, 64 bits), for a first
@@ -73,15 +77,7 @@ FC_DROPIN_BOUND:                                                                
  * target; in the drop-in the bound is 65 when the resolver chose the kernel, 0
  * when not, and the target starts with DROPIN_DIVERT). */
 #define ENTRY_TEST64(bound, target)                                               \
-        .pushsection .rodata;                                                     \
-        .p2align 3;                                                               \
-        .globl FC_DROPIN_BOUND;                                                   \
-        .hidden FC_DROPIN_BOUND;                                                  \
-        .type FC_DROPIN_BOUND, @object;                                           \
-        .size FC_DROPIN_BOUND, 8;                                                 \
-FC_DROPIN_BOUND:                                                                  \
-        .quad   bound;                                                            \
-        .popsection;                                                              \
+        DROPIN_BOUND_WORD(bound);                                                 \
         cmpq    FC_DROPIN_LIMIT(%rip), %rdx;                                      \
         jae     target
 /* First thing at the target of ENTRY_TEST and of every branch before it, ahead

@@ -19,8 +19,8 @@
  * Size classes (each loads everything before its first store, so overlapping
  * buffers give memmove's result and memcpy == memmove; the same classes as the
  * C template, memmove_vec.h):
- *   0..32      two overlapping loads of 16 bytes (17..32), 8 (9..16), 4 (4..8) or
- *              2 (2..3), or one byte; no ymm register, so no vzeroupper
+ *   0..32      two overlapping loads of 16 bytes (17..32), 8 (9..16) or 4 (4..8),
+ *              or bytes 0, n/2, n-1 (1..3); no ymm register, so no vzeroupper
  *   33..64     first and last 32 bytes
  *   65..128    first two and last two 32-byte vectors
  *   129..256   first four and last four
@@ -65,7 +65,7 @@ KERNEL_BEGIN(AVX2_KERNEL)
         ret
         /* 9..16, 4..8 (not 8..15, 4..7): 8 goes with 4, see memset_avx2.S.
          * 0..16 starts the second 64-byte line (as in memset_avx2.S: no
-         * instruction of it straddles two lines; 2..3 B lie after 33..64). */
+         * instruction of it straddles two lines). */
         .p2align 5
 .Lless_17:
         cmpl    $9, %edx
@@ -83,12 +83,21 @@ KERNEL_BEGIN(AVX2_KERNEL)
         movl    %ecx, (%rdi)
         movl    %esi, -4(%rdi,%rdx)
         ret
+        /* 1..3 without a branch between them: bytes 0, n/2 and n-1 (the same
+         * byte twice or thrice for n < 3), all loaded first; its own 32 bytes
+         * (it does not fit in the line with 4..16) */
+        .p2align 5
 .Lless_4:
-        cmpl    $1, %edx
-        ja      .L2_3
-        jb      .Lret                   /* n == 0 */
+        testl   %edx, %edx
+        jz      .Lret                   /* n == 0 */
+        movl    %edx, %r8d
+        shrl    $1, %r8d
         movzbl  (%rsi), %ecx
+        movzbl  (%rsi,%r8), %r9d
+        movzbl  -1(%rsi,%rdx), %esi
         movb    %cl, (%rdi)
+        movb    %r9b, (%rdi,%r8)
+        movb    %sil, -1(%rdi,%rdx)
 .Lret:
         ret
 
@@ -99,12 +108,6 @@ KERNEL_BEGIN(AVX2_KERNEL)
         vmovdqu %ymm0, (%rdi)
         vmovdqu %ymm1, -32(%rdi,%rdx)
         VZEROUPPER
-        ret
-.L2_3:
-        movzwl  (%rsi), %ecx
-        movzwl  -2(%rsi,%rdx), %esi
-        movw    %cx, (%rdi)
-        movw    %si, -2(%rdi,%rdx)
         ret
 
         /* 65..128 and 129..256 start 64-byte lines: at 32 mod 64, the 65..128

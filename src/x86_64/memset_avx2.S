@@ -8,8 +8,8 @@
  * compare reading the resolver's bound).
  *
  * Size classes (the C template's, memset_vec.h):
- *   0..15      two overlapping general-register stores of 8 bytes (9..15), 4
- *              (4..8) or 2 (2..3), or one byte; the pattern by multiplication
+ *   0..15      two overlapping general-register stores of 8 bytes (9..15) or 4
+ *              (4..8), or bytes 0, n/2, n-1 (1..3); the pattern by multiplication
  *   16..32     two overlapping 16-byte stores (xmm only: no vzeroupper)
  *   33..64     first and last 32 bytes
  *   65..128    two from each end
@@ -33,7 +33,7 @@ KERNEL_BEGIN(AVX2_KERNEL)
         /* The size tree (both kernels): n >= 65 first (in a drop-in whose
          * resolver chose another variant, every n: the divert is at
          * .Lmore_64), then 33..64 against 0..32, 16..32 against 0..15, then
-         * 9..15, 4..8, 2..3, 1.  Chosen for the fleet's random-order mixes,
+         * 9..15, 4..8, 1..3, 0.  Chosen for the fleet's random-order mixes,
          * whose sizes the predictors cannot learn: for each of the 20
          * MemcpyGoogle/MemmoveGoogle/MemsetGoogle distributions, the expected
          * mispredicts per call of a tree (each compare mispredicting its
@@ -80,16 +80,16 @@ KERNEL_BEGIN(AVX2_KERNEL)
         movl    %ecx, (%rdi)
         movl    %ecx, -4(%rdi,%rdx)
         ret
+        /* 1..3 without a branch between them: bytes 0, n/2 and n-1 */
 .Lless_4:
-        cmpl    $1, %edx
-        ja      .L2_3
-        jb      .Lret                   /* n == 0 */
+        testl   %edx, %edx
+        jz      .Lret                   /* n == 0 */
+        movl    %edx, %r8d
+        shrl    $1, %r8d
         movb    %cl, (%rdi)
+        movb    %cl, (%rdi,%r8)
+        movb    %cl, -1(%rdi,%rdx)
 .Lret:
-        ret
-.L2_3:
-        movw    %cx, (%rdi)
-        movw    %cx, -2(%rdi,%rdx)
         ret
 
         .p2align 5                      /* 33..64: within one 64-byte line */
