@@ -26,6 +26,9 @@
 
 #include "fastcopy.h"
 #include "dispatch.h"
+#if defined(__x86_64__)
+#include "fc_dropin_body.h"
+#endif
 
 extern void *(*fc_slot_memcpy)(void *, const void *, size_t);
 extern void *(*fc_slot_memmove)(void *, const void *, size_t);
@@ -65,11 +68,19 @@ static void check_bound(void)
     assert_ptr_equal((void *)fc_slot_fc_memset, selected_fn("memset"));
     assert_true((void *)fc_slot_mempcpy != (void *)fc_stub_memcpy);
 #if defined(__x86_64__)
-    /* the bound of the avx512 kernel's ENTRY_TEST, or 0: through the slot */
-    assert_int_equal(fc_dropin_limit_memcpy, strcmp(fc_selected("memcpy"), "avx512") ? 0 : 4096);
-    assert_int_equal(fc_dropin_limit_memmove, strcmp(fc_selected("memmove"), "avx512") ? 0 : 4096);
-    assert_int_equal(fc_dropin_limit_memset,
-                     strcmp(fc_selected("memset"), "avx512") ? 0 : fc_tun.memset_masked_max + 1);
+    /* the bound of the drop-in kernel's first test (meson option dropin_body:
+     * avx512's page-end bound 4096 and memset_masked_max + 1; the avx2 kernels'
+     * 65), or 0 when another variant is selected: through the slot */
+#if FC_DROPIN_BODY_AVX2
+    const char *body = FC_DROPIN_BODY_AVX2AMD ? "avx2amd" : "avx2";
+    size_t copy_bound = 65, set_bound = 65;
+#else
+    const char *body = "avx512";
+    size_t copy_bound = 4096, set_bound = fc_tun.memset_masked_max + 1;
+#endif
+    assert_int_equal(fc_dropin_limit_memcpy, strcmp(fc_selected("memcpy"), body) ? 0 : copy_bound);
+    assert_int_equal(fc_dropin_limit_memmove, strcmp(fc_selected("memmove"), body) ? 0 : copy_bound);
+    assert_int_equal(fc_dropin_limit_memset, strcmp(fc_selected("memset"), body) ? 0 : set_bound);
 #endif
 }
 
