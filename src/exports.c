@@ -8,7 +8,7 @@
 #include "kernels.h"
 #include "dispatch.h"
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC) && !defined(FC_TRACE_BUILD)
-#include "fc_dropin_body.h"
+#include "fc_dropin_config.h"
 #endif
 
 #ifdef FC_NO_IFUNC

@@ -27,7 +27,7 @@
 #include "fastcopy.h"
 #include "dispatch.h"
 #if defined(__x86_64__)
-#include "fc_dropin_body.h"
+#include "fc_dropin_config.h"
 #endif
 
 extern void *(*fc_slot_memcpy)(void *, const void *, size_t);

@@ -25,7 +25,7 @@
 
 #include "fastcopy.h"
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
-#include "fc_dropin_body.h"
+#include "fc_dropin_config.h"
 #endif
 
 static const char *print_selected_path, *info_path;

@@ -11,7 +11,7 @@
 #define FC_DROPIN_LIMIT fc_dropin_limit_memmove
 #define FC_DROPIN_BOUND fc_dropin_bound_memmove
 #define FC_DROPIN_SLOT fc_slot_memmove
-#include "fc_dropin_body.h"
+#include "fc_dropin_config.h"
 #if FC_DROPIN_BODY_AVX2
 #if FC_DROPIN_BODY_AVX2AMD
 #define FC_AVX2_KEEP_UPPER 1
