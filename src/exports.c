@@ -215,13 +215,7 @@ static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #endif
 /* The kernel the exported memcpy, memmove and memset are, for fastcopy-info
  * (info.c: weak, absent where the names are not fall-through entries). */
-#if FC_DROPIN_BODY_AVX2AMD
-FC_HIDDEN const char fc_dropin_body[] = "avx2amd";
-#elif FC_DROPIN_BODY_AVX2
-FC_HIDDEN const char fc_dropin_body[] = "avx2";
-#else
-FC_HIDDEN const char fc_dropin_body[] = "avx512";
-#endif
+FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME; /* fc_dropin_config.h */
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
     FC_HIDDEN size_t fc_dropin_limit_##name;                                         \
     __attribute__((used)) static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params \

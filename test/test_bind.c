@@ -71,11 +71,10 @@ static void check_bound(void)
     /* the bound of the drop-in kernel's first test (meson option dropin_body:
      * avx512's page-end bound 4096 and memset_masked_max + 1; the avx2 kernels'
      * 65), or 0 when another variant is selected: through the slot */
+    const char *body = FC_DROPIN_BODY_NAME;
 #if FC_DROPIN_BODY_AVX2
-    const char *body = FC_DROPIN_BODY_AVX2AMD ? "avx2amd" : "avx2";
     size_t copy_bound = 65, set_bound = 65;
 #else
-    const char *body = "avx512";
     size_t copy_bound = 4096, set_bound = fc_tun.memset_masked_max + 1;
 #endif
     assert_int_equal(fc_dropin_limit_memcpy, strcmp(fc_selected("memcpy"), body) ? 0 : copy_bound);
