@@ -151,11 +151,11 @@ void fcb_config_default(struct fcb_config *c);
  * sets its own name). */
 extern const char *fcb_prog;
 void fcb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* One line for the header when this CPU is AMD's (or Hygon's) and does not report
- * TopologyExtensions (its cache-topology leaf 0x8000001D is not valid), NULL
- * otherwise: a peer that sizes its thresholds from that leaf is then
- * misconfigured (fcb_cpunote.c). */
-const char *fcb_topology_note(int amd, int topoext);
+/* One line for the header when this CPU is AMD's (or Hygon's), does not report
+ * TopologyExtensions and its cache-topology leaf 0x8000001D reads zeros
+ * (leaf_filled: subleaf 0 names a cache), NULL otherwise: a peer that sizes its
+ * thresholds from that leaf is then misconfigured (fcb_cpunote.c). */
+const char *fcb_topology_note(int amd, int topoext, int leaf_filled);
 int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k);
 void fcb_config_usage(void);
 /* The option values that can be checked before anything is set up: --func,

@@ -32,6 +32,9 @@
 #include "arch.h"
 #include "dispatch.h"
 #endif
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include "fcb.h"
 #include "fcb_tune.h"
 
@@ -440,13 +443,20 @@ static void cpu_model(char *buf, size_t cap)
 }
 
 /* fcb_topology_note's line for this CPU, from the library's own probe (the CPU
- * facts its policy reads), or NULL (not x86_64, or nothing to say). */
+ * facts its policy reads) and what leaf 0x8000001D holds whatever the feature bit
+ * says (what a peer that reads it gets), or NULL (not x86_64, or nothing to say). */
 static const char *topology_note(void)
 {
 #if defined(__x86_64__)
     const struct fc_x86_cpu *c = fc_cpu_facts();
+    unsigned a, b, cc, d, filled = 0;
+    if (__get_cpuid_max(0x80000000, NULL) >= 0x8000001d) {
+        __cpuid_count(0x8000001d, 0, a, b, cc, d);
+        filled = (a & 0x1f) != 0; /* the cache type of subleaf 0; 0 = no cache */
+    }
+    (void)b, (void)cc, (void)d;
     return fcb_topology_note(c->vendor == FC_X86_AMD || c->vendor == FC_X86_HYGON,
-                             !!(c->features & FC_X86_TOPOEXT));
+                             !!(c->features & FC_X86_TOPOEXT), (int)filled);
 #else
     return NULL;
 #endif
