@@ -224,6 +224,16 @@ static void test_zen5_vm(void **s)
     struct fc_decision d2 = decide(c);
     assert_memory_equal(&d.tun, &d2.tun, sizeof d.tun);
     expect_all(&d2, "avx512");
+    /* The same kind of VM on 2026-12-05: its legacy leaf said 32 MiB (the CCX's)
+     * and leaf 0x8000001D was filled while TOPOEXT stayed clear (the probe reads
+     * the legacy leaves then).  The same decisions as with the 508 MiB claim. */
+    c.l3_size = 32 * MiB;
+    struct fc_decision d3 = decide(c);
+    assert_memory_equal(&d.tun, &d3.tun, sizeof d.tun);
+    expect_all(&d3, "avx512");
+    char text[512];
+    fc_x86_describe(&c, text, sizeof text);
+    assert_non_null(strstr(text, "L3: 32M\n")); /* plausible: no "assumed" note */
 }
 
 /* The Zen 1 VM this project was measured on (2026-12-04): "AMD EPYC", family 0x17
