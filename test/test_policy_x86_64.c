@@ -51,6 +51,8 @@ static void test_zen4(void **s)
     assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
     assert_true(d.tun.rep_stosb_stop >= d.tun.nt_threshold);
     assert_true(d.tun.rep_stosb_resume >= d.tun.nt_threshold);
+    /* no adaptive memset window: not measured on Zen 4 (rep stosb stays off) */
+    assert_int_equal(d.tun.memset_adaptive_stop, 0);
     /* one masked store up to 64 B (measured on Zen 4 too) */
     assert_int_equal(d.tun.memset_masked_max, 64);
     assert_non_null(strstr(d.why[FC_MEMSET], "one masked store to 64 B"));
@@ -77,8 +79,12 @@ static void test_zen5(void **s)
     assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
     assert_int_equal(d.tun.rep_stosb_resume, MiB); /* its L2 */
     assert_int_equal(d.tun.memset_masked_max, 64);
+    /* ... and from 4 KiB to the L2 size memset measures both paths as it runs */
+    assert_int_equal(d.tun.memset_adaptive_min, 4 * KiB);
+    assert_int_equal(d.tun.memset_adaptive_stop, MiB);
     c.l2_size = 2 * MiB;
     assert_int_equal(decide(c).tun.rep_stosb_resume, 2 * MiB);
+    assert_int_equal(decide(c).tun.memset_adaptive_stop, 2 * MiB);
     c.l2_size = 256 * KiB; /* below the window's end: not believed */
     assert_int_equal(decide(c).tun.rep_stosb_resume, MiB);
     c.l2_size = 0;
@@ -285,6 +291,8 @@ static void test_intel_emerald_rapids(void **s)
                               300 * MiB);
     c.l2_size = 2 * MiB;
     struct fc_decision d = decide(c);
+    /* rep stosb wins cold there from 8 KiB with little hot loss: no adaptive window */
+    assert_int_equal(d.tun.memset_adaptive_stop, 0);
     expect_all(&d, "avx512");
     assert_non_null(strstr(fc_x86_uarch(&c), "Sapphire Rapids"));
     assert_non_null(strstr(d.why[FC_MEMCPY], "rep movsb from 4 KiB"));

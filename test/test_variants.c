@@ -341,6 +341,67 @@ static void test_set_large_and_guard(void **state)
     guarded_free(&g);
 }
 
+#if defined(__x86_64__)
+/* fc_x86_memset_adapt (memset_avx512.S): 16 call-counter lines, then per log2 n
+ * the measured cost of the vector loop and of rep stosb. */
+extern uint32_t fc_x86_memset_adapt[] FC_HIDDEN;
+#define ADAPT_COST(b, path) fc_x86_memset_adapt[256 + 2 * (b) + (path)]
+#endif
+
+/* The avx512 memset's adaptive window (memset_adaptive_min/stop), on any CPU
+ * that runs the kernel: with the choice forced to each path by the costs, then
+ * left to measure, every size 1025 B..1 MiB stays byte-exact, inside its bounds,
+ * and returns dst; the timed calls leave a cost for both paths of each size
+ * class they ran (the one chosen and the one explored).  Other variants ignore
+ * the window and must give the same bytes. */
+#if defined(__x86_64__)
+static void test_set_adaptive(void **state)
+{
+    const struct fc_variant *v = ((struct vcase *)*state)->v;
+    fc_set_fn fn = (fc_set_fn)v->fn;
+    struct fc_tunables saved = fc_tun;
+    fc_tun.memset_adaptive_min = 1025;
+    fc_tun.memset_adaptive_stop = (size_t)1 << 20;
+    fc_tun.nt_threshold = FC_TUN_MAX;
+    size_t top = (size_t)1 << 20, calls = quick ? 200 : 600;
+    unsigned char *buf = malloc(top + 192);
+    char err[160] = ""; /* the first problem; reported after fc_tun is restored */
+    for (int mode = 0; mode < 3 && !err[0]; mode++) { /* forced vector, forced rep stosb, measured */
+        for (int b = 0; b < 64; b++) {
+            ADAPT_COST(b, 0) = mode == 2 ? 0 : mode == 0 ? 1 : 2;
+            ADAPT_COST(b, 1) = mode == 2 ? 0 : mode == 0 ? 2 : 1;
+        }
+        for (size_t k = 0; k < calls && !err[0]; k++) {
+            size_t n = 1025 + (k * 7919 * (k % 5 + 1)) % (top - 1025), off = k % 64, bad = SIZE_MAX;
+            if (k % 2 == 0)
+                n = 4096 + k % 4 / 2;
+            int c = (int)(k * 37 + (size_t)mode);
+            memset(buf, 0x5a, n + off + 128);
+            void *r = fn(buf + off, c, n);
+            for (size_t i = 0; i < off + n + 128 && bad == SIZE_MAX; i++)
+                if (buf[i] != (i < off || i >= off + n ? 0x5a : (unsigned char)c))
+                    bad = i;
+            if (r != buf + off || bad != SIZE_MAX)
+                snprintf(err, sizeof err, "memset %s: size %zu at offset %zu, mode %d: %s %zd",
+                         v->name, n, off, mode, r != buf + off ? "bad return" : "wrong byte at",
+                         (ptrdiff_t)bad - (ptrdiff_t)off);
+        }
+        if (!err[0] && mode == 2 && !quick && !strcmp(v->name, "avx512"))
+            /* 4096-4097 B took every other call, log2 12: timed once in 64 of them
+             * (~5 times); the first timed call measures the vector loop, which
+             * makes rep stosb's cost (still 0) the lower, so the next measures it */
+            for (int path = 0; path < 2; path++)
+                if (!ADAPT_COST(12, path))
+                    snprintf(err, sizeof err, "memset avx512: no cost measured for path %d "
+                             "at 4 KiB", path);
+    }
+    fc_tun = saved;
+    free(buf);
+    if (err[0])
+        fail_msg("%s", err);
+}
+#endif
+
 /* ---- near a page end ---------------------------------------------------------------
  * Kernels with masked small paths choose other code when a masked access would reach
  * into the next page (here a guard page): every start in the last 160 bytes of the
@@ -540,6 +601,9 @@ int main(void)
             {"thresholds", test_copy_thresholds, 0}, {"guard", test_copy_guard, 0},
             {"overlap", test_copy_overlap, 0},   {"sizes", test_set_sizes, 1},
             {"large+guard", test_set_large_and_guard, 1},
+#if defined(__x86_64__) /* the window exists there only (memset_avx512.S) */
+            {"adaptive", test_set_adaptive, 1},
+#endif
             {"page-end", test_copy_page_end, 0}, {"page-end", test_set_page_end, 1},
         };
         int is_set = !strcmp(v[i].func, "memset");

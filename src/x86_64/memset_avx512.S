@@ -39,8 +39,12 @@
 #define REP_STOSB_STOP (fc_tun + FC_TUN_REP_STOSB_STOP)
 #define REP_STOSB_RESUME (fc_tun + FC_TUN_REP_STOSB_RESUME)
 #define MEMSET_MASKED_MAX (fc_tun + FC_TUN_MEMSET_MASKED_MAX)
+#define MEMSET_ADAPTIVE_MIN (fc_tun + FC_TUN_MEMSET_ADAPTIVE_MIN)
+#define MEMSET_ADAPTIVE_STOP (fc_tun + FC_TUN_MEMSET_ADAPTIVE_STOP)
 
 #include "kernel_entry.h"
+
+#define ADAPT_COST 1024 /* fc_x86_memset_adapt: the costs after the 16 counter lines */
 
 /* MASKED_TEST: n <= memset_masked_max (0, or 64 on Intel and Zen 4/5) goes to .Lone_masked.
  * In the drop-in the word compared with is FC_DROPIN_LIMIT: memset_masked_max + 1
@@ -152,7 +156,11 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         cmpq    $1024, %rdx
         jbe     .Lupto_1024
         leaq    -256(%rdi,%rdx), %r10   /* where the last four vectors go */
-        cmpq    NT_THRESHOLD(%rip), %rdx
+        cmpq    MEMSET_ADAPTIVE_STOP(%rip), %rdx
+        jae     2f
+        cmpq    MEMSET_ADAPTIVE_MIN(%rip), %rdx
+        jae     .Ladaptive
+2:      cmpq    NT_THRESHOLD(%rip), %rdx
         jae     1f
         cmpq    REP_STOSB_THRESHOLD(%rip), %rdx
         jb      1f
@@ -160,7 +168,9 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         jb      .Lrep_stosb
         cmpq    REP_STOSB_RESUME(%rip), %rdx
         jae     .Lrep_stosb
-1:      vmovdqu64 %zmm16, (%rdi)
+1:
+.Lvector:
+        vmovdqu64 %zmm16, (%rdi)
         addq    $64, %rdi
         andq    $-64, %rdi              /* next 64-byte boundary, <= 64 on */
         cmpq    NT_THRESHOLD(%rip), %rdx
@@ -207,6 +217,128 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         movq    %r9, %rax
         ret
 
+        /* The adaptive window, [memset_adaptive_min, memset_adaptive_stop): the
+         * vector loop or rep stosb, whichever this process measured faster at
+         * this size (per log2 n).  rep stosb skips the read-for-ownership of
+         * cold lines, the loop stores about twice as fast into the L1/L2, so on
+         * Zen 5 each loses one regime by 1.5-1.8x whatever fixed window is
+         * chosen (policy.c).  Every P-th call is timed (P = 2^max(3, 18 - log2 n):
+         * 64 at 4 KiB, 16 at 16 KiB, 8 from 32 KiB, so that a timed call's ~70 ns
+         * of rdtsc, mfence and divide stay near 2-3% of the calls' time), and one
+         * timed call in four takes the path not chosen, so that a changed regime
+         * (a buffer that stopped being cached) is seen within a few dozen calls.
+         * Each size class counts its own calls, so that sizes that alternate
+         * (4 KiB, 64 KiB, 4 KiB, ...) are each timed as often as the others.
+         * The state (fc_x86_memset_adapt) is shared by all threads and written
+         * without atomics: a lost update costs one sample, never a wrong byte.
+         * The counters sit on 16 lines picked by the stack address, so that
+         * threads that set memory at the same time rarely share one; the costs
+         * are read by every call in the window and written by the timed ones. */
+.Ladaptive:
+        bsrq    %rdx, %r8               /* log2 n: 10..39 */
+        leaq    fc_x86_memset_adapt(%rip), %r9
+        movq    %rsp, %rcx
+        shrl    $6, %ecx
+        andl    $15 << 6, %ecx          /* (rsp >> 12) & 15: the line */
+        movl    %r8d, %eax
+        andl    $15, %eax
+        leaq    (%rcx,%rax,4), %rcx     /* its counter for this log2 n (mod 16) */
+        movl    (%r9,%rcx), %r11d
+        incl    %r11d
+        movl    %r11d, (%r9,%rcx)
+        movl    $18, %ecx
+        subl    %r8d, %ecx
+        movl    $3, %eax
+        cmpl    %eax, %ecx
+        cmovll  %eax, %ecx              /* k = max(3, 18 - log2 n) */
+        bzhil   %ecx, %r11d, %eax       /* the counter's low k bits */
+        jz      .Ladaptive_timed
+        movl    ADAPT_COST(%r9,%r8,8), %eax
+        cmpl    ADAPT_COST + 4(%r9,%r8,8), %eax
+        movq    %rdi, %rax
+        ja      .Lrep_stosb             /* rep stosb measured faster */
+        jmp     .Lvector
+
+        /* A timed call.  The red zone holds what rdtsc (eax, edx) and the path
+         * clobber: dst, n, log2 n, the path.  The path: the chosen one, or on
+         * one timed call in four the other.  The cost: TSC ticks x 16 per KiB,
+         * from the call's own stores (the mfences: none of an earlier call's,
+         * all of this one's, so a cold line's read-for-ownership counts, which
+         * a store still in the store buffer would hide). */
+.Ladaptive_timed:
+        shrxl   %ecx, %r11d, %r11d
+        testl   $3, %r11d
+        sete    %r11b
+        movzbl  %r11b, %r11d            /* 1: explore (one timed call in four) */
+        movl    ADAPT_COST(%r9,%r8,8), %eax
+        cmpl    ADAPT_COST + 4(%r9,%r8,8), %eax
+        seta    %al
+        movzbl  %al, %eax
+        xorl    %eax, %r11d             /* 1: rep stosb */
+        movq    %rdi, -8(%rsp)
+        movq    %rdx, -16(%rsp)
+        movq    %r8, -24(%rsp)
+        movq    %r11, -32(%rsp)
+        mfence
+        rdtsc
+        shlq    $32, %rdx
+        orq     %rax, %rdx
+        movq    %rdx, -40(%rsp)
+        movq    -16(%rsp), %rdx
+        movq    -8(%rsp), %rdi
+        testl   %r11d, %r11d
+        jz      3f
+        movq    %rdx, %rcx
+        vmovd   %xmm16, %eax            /* the byte, in al */
+        rep stosb
+        jmp     5f
+3:      vmovdqu64 %zmm16, (%rdi)
+        addq    $64, %rdi
+        andq    $-64, %rdi
+4:      vmovdqa64 %zmm16, (%rdi)
+        vmovdqa64 %zmm16, 64(%rdi)
+        vmovdqa64 %zmm16, 128(%rdi)
+        vmovdqa64 %zmm16, 192(%rdi)
+        addq    $256, %rdi
+        cmpq    %r10, %rdi
+        jb      4b
+        vmovdqu64 %zmm16, (%r10)
+        vmovdqu64 %zmm16, 64(%r10)
+        vmovdqu64 %zmm16, 128(%r10)
+        vmovdqu64 %zmm16, 192(%r10)
+5:      mfence
+        rdtsc
+        shlq    $32, %rdx
+        orq     %rax, %rdx
+        subq    -40(%rsp), %rdx         /* ticks */
+        movq    %rdx, %rax
+        shlq    $14, %rax               /* x 16 per KiB: ticks x 16384 / n */
+        xorl    %edx, %edx
+        divq    -16(%rsp)
+        movl    $0x7fffffff, %ecx
+        cmpq    %rcx, %rax
+        cmovaq  %rcx, %rax              /* a preempted call: capped */
+        movq    -24(%rsp), %r8
+        movq    -32(%rsp), %r11
+        leaq    fc_x86_memset_adapt + ADAPT_COST(%rip), %r9
+        leaq    (%r9,%r8,8), %r9
+        movl    (%r9,%r11,4), %ecx
+        /* The chosen path's cost moves halfway to each sample (one noisy sample
+         * does not flip the choice); the other path's, measured on an explore
+         * call, takes the sample as it is (its old cost may date from another
+         * regime).  Which path was the chosen one: the costs' order now. */
+        movl    (%r9), %edx
+        cmpl    4(%r9), %edx            /* vector's cost vs rep stosb's */
+        seta    %dl
+        movzbl  %dl, %edx               /* the chosen path */
+        cmpl    %edx, %r11d
+        jne     6f                      /* explored: take the sample */
+        addq    %rcx, %rax
+        shrq    $1, %rax
+6:      movl    %eax, (%r9,%r11,4)
+        movq    -8(%rsp), %rax
+        ret
+
         /* 513..1024: the first eight vectors and the last four (to 768) or
          * eight, none stored twice at 768 (the 8 + 8 form stored four twice
          * there: 768 B 0.77x glibc's speed, against the loop's 0.92x).  Against
@@ -241,3 +373,18 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         ret
 
 KERNEL_END(fc_memset_x86_avx512)
+
+#ifndef FC_DROPIN_NAME
+        /* The adaptive window's state (one for the kernel and the drop-in built
+         * from this file): 16 lines of call counters, one per log2 n (mod 16) in
+         * each, then per log2 n (0..63) the cost of the vector loop and of rep
+         * stosb (TSC ticks x 16 per KiB). */
+        .bss
+        .p2align 6
+        .globl  fc_x86_memset_adapt
+        .hidden fc_x86_memset_adapt
+        .type   fc_x86_memset_adapt, @object
+        .size   fc_x86_memset_adapt, ADAPT_COST + 64 * 8
+fc_x86_memset_adapt:
+        .zero   ADAPT_COST + 64 * 8
+#endif
