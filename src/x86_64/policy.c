@@ -252,25 +252,26 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
             d->tun.rep_stosb_resume =
                 c->l2_size >= 512 * KiB && c->l2_size <= 4 * MiB ? (size_t)c->l2_size : MiB;
             /* No fixed window wins both regimes: by the rule above the best one
-             * still loses 1.4-1.9x in one of them at every size from 4 KiB to the
-             * L2 (hot: rep stosb 1.6-1.9x the loop's time; cold: the loop
-             * 1.5-1.8x rep stosb's).  So from 4 KiB to the L2 size
-             * memset_avx512.S times its two paths as it runs and takes the faster
-             * (the windows above stay for FASTCOPY_MEMSET_ADAPTIVE_STOP=0 and
-             * outside it).  Zen 5 VM (family 0x1a model 2, 2026-12-05), one
-             * 3-process fcbench run with both AOCL builds, where each process
-             * alternates the hot and cold cells of a size every 200 us (the
-             * adaptive path's worst case): worse ratio (hot, cold) against the best
-             * peer, fixed windows -> adaptive: 4 KiB 1.54 -> 1.23, 8 KiB 1.45 ->
-             * 1.13, 16 KiB 1.84 -> 1.12, 32 KiB 1.9 -> 1.18, 64 KiB 1.35 -> 1.06,
-             * 256 KiB 1.04 -> 1.22 (cold: AOCL's vector loop beat every rep
-             * stosb there, and the timed calls chose rep stosb), 512 KiB 1.07 ->
-             * 1.06; the fleet mixes unchanged (0.98-1.00x the time); the 4 KiB
-             * start keeps Uniform384To4096 off the window's edge (from 2 KiB its
-             * random sizes mispredicted the new size test: 1.13x the time). */
+             * still loses 1.4-1.9x in one of them at every size from 4 to 128 KiB
+             * (hot: rep stosb 1.6-1.9x the loop's time; cold: the loop 1.5-1.8x
+             * rep stosb's; from 256 KiB the trade is small).  So from 4 KiB to
+             * 256 KiB memset_avx512.S times its two paths as it runs and takes the
+             * faster (the windows above decide outside it, and everywhere with
+             * FASTCOPY_MEMSET_ADAPTIVE_STOP=0).  Zen 5 VM (family 0x1a model 2,
+             * 2026-12-05), 3-process fcbench runs with both AOCL builds, where each
+             * process alternates the hot and cold cells of a size every 200 us (the
+             * adaptive path's worst case): the worse ratio (hot, cold) against the
+             * best peer, fixed windows -> adaptive: 4 KiB 1.54 -> 1.23, 8 KiB 1.45
+             * -> 1.13, 16 KiB 1.84 -> 1.12, 32 KiB 1.9 -> 1.18, 64 KiB 1.35 ->
+             * 1.06; the fleet mixes unchanged (0.98-1.00x the time).  With the
+             * window to the L2, 256 KiB went 1.04 -> 1.22 (cold: the timed calls
+             * chose rep stosb, where AOCL's loop beat it; `fcbench --tune -v` the
+             * same day: the loop wins both regimes at 256-512 KiB), so the window
+             * ends at 256 KiB.  It starts at 4 KiB: from 2 KiB its new size test
+             * split Uniform384To4096's random sizes (1.13x that mix's time). */
             if (can_avx512(c)) {
                 d->tun.memset_adaptive_min = 4 * KiB;
-                d->tun.memset_adaptive_stop = d->tun.rep_stosb_resume;
+                d->tun.memset_adaptive_stop = d->tun.rep_stosb_stop;
             }
         } else {
             d->tun.rep_movsb_threshold = d->tun.rep_movsb_stop; /* closed */
@@ -339,7 +340,7 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
                      "(glibc bug 30994)";
         /* memset's rule differs: its own sizes, rep stosb, not rep movsb */
         why_set = zen5 ? ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
-                         "64-byte loop, rep stosb in two measured windows"
+                         "64-byte loop or rep stosb, timed as it runs from 4 to 256 KiB"
                        : ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
                          "64-byte loop; rep stosb off (glibc bug 30994)";
     } else if (intel_full_clock_avx512(c) && has(c, FC_X86_ERMS)) {
