@@ -246,11 +246,8 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         movl    (%r9,%rcx), %r11d
         incl    %r11d
         movl    %r11d, (%r9,%rcx)
-        movl    $18, %ecx
-        subl    %r8d, %ecx
-        movl    $3, %eax
-        cmpl    %eax, %ecx
-        cmovll  %eax, %ecx              /* k = max(3, 18 - log2 n) */
+        leaq    adapt_period_log2(%rip), %rcx
+        movzbl  (%rcx,%r8), %ecx        /* k = max(3, 18 - log2 n) */
         bzhil   %ecx, %r11d, %eax       /* the counter's low k bits */
         jz      .Ladaptive_timed
         movl    ADAPT_COST(%r9,%r8,8), %eax
@@ -373,6 +370,13 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         ret
 
 KERNEL_END(fc_memset_x86_avx512)
+
+        /* log2 of the adaptive window's timing period P per log2 n (see there) */
+        .section .rodata
+adapt_period_log2:
+        .byte   18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3
+        .fill   48, 1, 3
+        .text
 
 #ifndef FC_DROPIN_NAME
         /* The adaptive window's state (one for the kernel and the drop-in built
