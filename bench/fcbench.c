@@ -450,7 +450,7 @@ static const char *topology_note(void)
 #if defined(__x86_64__)
     const struct fc_x86_cpu *c = fc_cpu_facts();
     unsigned a, b, cc, d, filled = 0;
-    if (__get_cpuid_max(0x80000000, NULL) >= 0x8000001d) {
+    if ((unsigned)__get_cpuid_max(0x80000000, NULL) >= 0x8000001du) {
         __cpuid_count(0x8000001d, 0, a, b, cc, d);
         filled = (a & 0x1f) != 0; /* the cache type of subleaf 0; 0 = no cache */
     }
