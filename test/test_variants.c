@@ -342,8 +342,9 @@ static void test_set_large_and_guard(void **state)
 }
 
 #if defined(__x86_64__)
-/* fc_x86_memset_adapt (memset_avx512.S): 16 call-counter lines, then per log2 n
- * the measured cost of the vector loop and of rep stosb. */
+/* fc_x86_memset_adapt (memset_avx512.S): 16 call-counter lines (1024 bytes:
+ * its ADAPT_COST), then per log2 n the measured cost of the vector loop and of
+ * rep stosb. */
 extern uint32_t fc_x86_memset_adapt[] FC_HIDDEN;
 #define ADAPT_COST(b, path) fc_x86_memset_adapt[256 + 2 * (b) + (path)]
 #endif

@@ -161,14 +161,13 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         cmpq    MEMSET_ADAPTIVE_MIN(%rip), %rdx
         jae     .Ladaptive
 2:      cmpq    NT_THRESHOLD(%rip), %rdx
-        jae     1f
+        jae     .Lvector
         cmpq    REP_STOSB_THRESHOLD(%rip), %rdx
-        jb      1f
+        jb      .Lvector
         cmpq    REP_STOSB_STOP(%rip), %rdx
         jb      .Lrep_stosb
         cmpq    REP_STOSB_RESUME(%rip), %rdx
         jae     .Lrep_stosb
-1:
 .Lvector:
         vmovdqu64 %zmm16, (%rdi)
         addq    $64, %rdi
@@ -289,6 +288,8 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         vmovd   %xmm16, %eax            /* the byte, in al */
         rep stosb
         jmp     5f
+        /* .Lvector's loop again (not jumped to: the second rdtsc must follow
+         * it; the window ends below nt_threshold, so no streaming branch) */
 3:      vmovdqu64 %zmm16, (%rdi)
         addq    $64, %rdi
         andq    $-64, %rdi
