@@ -342,11 +342,10 @@ static void test_set_large_and_guard(void **state)
 }
 
 #if defined(__x86_64__)
-/* fc_x86_memset_adapt (memset_avx512.S): 16 call-counter lines (1024 bytes:
- * its ADAPT_COST), then per log2 n the measured cost of the vector loop and of
- * rep stosb. */
+/* fc_x86_memset_adapt (memset_avx512.S), laid out in x86_64/memset_adapt.h. */
+#include "x86_64/memset_adapt.h"
 extern uint32_t fc_x86_memset_adapt[] FC_HIDDEN;
-#define ADAPT_COST(b, path) fc_x86_memset_adapt[256 + 2 * (b) + (path)]
+#define ADAPT_COST(b, path) fc_x86_memset_adapt[FC_ADAPT_COST / 4 + 2 * (b) + (path)]
 #endif
 
 /* The avx512 memset's adaptive window (memset_adaptive_min/stop), on any CPU

@@ -44,7 +44,8 @@
 
 #include "kernel_entry.h"
 
-#define ADAPT_COST 1024 /* fc_x86_memset_adapt: the costs after the 16 counter lines */
+#include "memset_adapt.h" /* fc_x86_memset_adapt's layout */
+#define ADAPT_COST FC_ADAPT_COST
 
 /* MASKED_TEST: n <= memset_masked_max (0, or 64 on Intel and Zen 4/5) goes to .Lone_masked.
  * In the drop-in the word compared with is FC_DROPIN_LIMIT: memset_masked_max + 1
@@ -389,7 +390,7 @@ adapt_period_log2:
         .globl  fc_x86_memset_adapt
         .hidden fc_x86_memset_adapt
         .type   fc_x86_memset_adapt, @object
-        .size   fc_x86_memset_adapt, ADAPT_COST + 64 * 8
+        .size   fc_x86_memset_adapt, FC_ADAPT_SIZE
 fc_x86_memset_adapt:
-        .zero   ADAPT_COST + 64 * 8
+        .zero   FC_ADAPT_SIZE
 #endif
