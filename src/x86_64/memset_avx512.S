@@ -44,6 +44,14 @@
 
 #include "kernel_entry.h"
 
+/* FC_MEMSET_ONE_BRANCH (memset_avx512amd.S, dropin_body=avx512amd): this code
+ * again as "avx512amd", with the one-branch entry below. */
+#ifdef FC_MEMSET_ONE_BRANCH
+#define SET_KERNEL fc_memset_x86_avx512amd
+#else
+#define SET_KERNEL fc_memset_x86_avx512
+#endif
+
 #include "memset_adapt.h" /* fc_x86_memset_adapt's layout */
 #define ADAPT_COST FC_ADAPT_COST
 
@@ -64,7 +72,77 @@
         jbe     .Lone_masked
 #endif
 
-KERNEL_BEGIN(fc_memset_x86_avx512)
+KERNEL_BEGIN(SET_KERNEL)
+#ifdef FC_MEMSET_ONE_BRANCH
+        /* "avx512amd" (memset_avx512amd.S; the policy selects it on Zen 5): the
+         * same kernel behind another entry.  One compare, on n with 4096 added
+         * when [dst, dst+64) spans two pages (the page-end test folded in), sends
+         * everything but the one-masked-store sizes to .Lother; the masked store
+         * is its fall-through, entry to ret in one 64-byte line (62 bytes).
+         * Zen 5 VM (family 0x1a model 2, 2026-12-05), 5-process fcbench A/Bs of
+         * the memset groups with both AOCL builds, time over the avx512 entry's:
+         * fixed 0-64 B 0.79-0.89x (AOCL zen4's one-branch path: 0.77-0.88x;
+         * cells behind the best peer 117-166 -> 14-33 of 226), the 512- and
+         * 4096-call mixes 0.92-1.01x, 96/128 B in the chain group 0.72x (plain
+         * stores, which forward); the price: the random-order mixes 1.09-1.15x
+         * (still ahead of every peer's geometric mean: AOCL 1.09-1.19x, glibc
+         * 1.18-1.24x), 65-512 B 1.02-1.09x, pageend 1-63 B 1.2-1.3x (about
+         * glibc's time).  By the worse-ratio rule (policy.c): the worst cells against
+         * the best peer were 1.26-1.35x (fixed 0-64 B, the learnable mixes) and
+         * are 1.14x (MemsetGoogleW in random order; 96/128 B against glibc stay
+         * 1.1-1.3x in both).  What the gain needs, measured: one conditional branch
+         * on the path (the n > 255 test before it, not taken, 62 bytes: 1.00x,
+         * no gain) and the ret in the entry's line (the same with 66 bytes:
+         * 1.06x).  On Intel (SPR-class VM) a size test first lost the mixes
+         * (docs/kernels-x86_64.md), and on Zen 4 it is not measured: there the
+         * avx512 entry below stays. */
+        movq    %rdi, %rax
+        leal    63(%rdi), %ecx
+        xorl    %edi, %ecx
+        andl    $4096, %ecx             /* bit 12 flips: dst + 63 is in the next page */
+        orq     %rdx, %rcx
+#ifdef FC_DROPIN_NAME
+        cmpq    FC_DROPIN_LIMIT(%rip), %rcx     /* memset_masked_max + 1, or 0 */
+        jae     .Lother
+#else
+        cmpq    MEMSET_MASKED_MAX(%rip), %rcx
+        ja      .Lother
+#endif
+        vpbroadcastb %esi, %zmm16
+        orq     $-1, %r9                /* 3 bytes fewer than movq $-1 */
+        bzhiq   %rdx, %r9, %rcx
+        kmovq   %rcx, %k1
+        vmovdqu8 %zmm16, (%rdi){%k1}
+        ret
+
+        /* 65..255 B with plain stores, no size branch: [0, 64), [n-64, n),
+         * [64, 128) and [n-128, n-64), the last two sent to the red zone's
+         * scratch line when n <= 128.  Then the page-end path and, where
+         * memset_masked_max is 0, 0..64 B, both with n <= 64. */
+        .p2align 6
+.Lother:
+        DROPIN_DIVERT
+        vpbroadcastb %esi, %zmm16
+        cmpq    $255, %rdx
+        ja      .Lmore_255_body
+        cmpq    $64, %rdx
+        jbe     .Lsmall_lo
+        leaq    -64(%rsp), %r8
+        andq    $-64, %r8
+        leaq    64(%rdi), %r10
+        leaq    -128(%rdi,%rdx), %r11
+        cmpq    $128, %rdx
+        cmovbeq %r8, %r10
+        cmovbeq %r8, %r11
+        vmovdqu64 %zmm16, (%rdi)
+        vmovdqu64 %zmm16, -64(%rdi,%rdx)
+        vmovdqu64 %zmm16, (%r10)
+        vmovdqu64 %zmm16, (%r11)
+        ret
+.Lsmall_lo:
+        cmpq    $4096, %rcx
+        jae     .Lsmall_page_end_body
+#else
         movq    %rdi, %rax
         cmpq    $255, %rdx
         ja      .Lmore_255
@@ -75,6 +153,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         MASKED_TEST
         DROPIN_DIVERT
         vpbroadcastb %esi, %zmm16
+#endif
 .Lsmall_body:
         movq    $-1, %rcx
         bzhiq   %rdx, %rcx, %rcx        /* [0, min(n, 64)): all 64 for 64 <= n < 256 */
@@ -97,6 +176,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
 
         /* The CPUs whose policy sets memset_masked_max (Intel Sapphire Rapids
          * and later, Zen 4 and 5): up to 64 bytes one masked store and nothing else. */
+#ifndef FC_MEMSET_ONE_BRANCH
 .Lone_masked:
         vpbroadcastb %esi, %zmm16
         movq    $-1, %rcx
@@ -104,6 +184,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         kmovq   %rcx, %k1
         vmovdqu8 %zmm16, (%rdi){%k1}
         ret
+#endif
 
         /* dst in the last 64 bytes of a page.  n >= 64: the masked store is
          * full, nothing reaches past dst + n.  n < 64: one store anchored at
@@ -113,6 +194,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
 .Lsmall_page_end:
         DROPIN_DIVERT
         vpbroadcastb %esi, %zmm16
+.Lsmall_page_end_body:
         cmpq    $64, %rdx
         jae     .Lsmall_body
         movq    $-1, %rcx
@@ -130,6 +212,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
 .Lmore_255:
         DROPIN_DIVERT
         vpbroadcastb %esi, %zmm16
+.Lmore_255_body:
         cmpq    $256, %rdx
         ja      .Lmore_256
         vmovdqu64 %zmm16, (%rdi)
@@ -371,7 +454,7 @@ KERNEL_BEGIN(fc_memset_x86_avx512)
         vmovdqu64 %zmm16, -64(%rdi,%rdx)
         ret
 
-KERNEL_END(fc_memset_x86_avx512)
+KERNEL_END(SET_KERNEL)
 
         /* log2 of the adaptive window's timing period P per log2 n (see there) */
         .section .rodata
@@ -380,7 +463,7 @@ adapt_period_log2:
         .fill   48, 1, 3
         .text
 
-#ifndef FC_DROPIN_NAME
+#if !defined(FC_DROPIN_NAME) && !defined(FC_MEMSET_ONE_BRANCH)
         /* The adaptive window's state (one for the kernel and the drop-in built
          * from this file): 16 lines of call counters, one per log2 n (mod 16) in
          * each, then per log2 n (0..63) the cost of the vector loop and of rep

@@ -18,6 +18,8 @@
     /* avx2 without vzeroupper (AMD) */                                           \
     V(X, avx2amd, fc_memmove_x86_avx2amd, fc_memset_x86_avx2amd, can_avx2(c))             \
     V(X, avx512, fc_memmove_x86_avx512, fc_memset_x86_avx512, can_avx512(c))              \
+    /* memset only: avx512's behind a one-branch entry (Zen 5) */                 \
+    V(X, avx512amd, none, fc_memset_x86_avx512amd, can_avx512(c))                         \
     /* AVX2 vectors around rep movsb/stosb */                                     \
     V(X, erms, fc_memmove_x86_erms, fc_memset_x86_erms, can_avx2(c) && has(c, FC_X86_ERMS))
 enum fc_x86_copy_variant { FC_X86_VARIANTS(FC_VT_COPY_ID, FC_X86_) FC_X86_COPY_COUNT };
