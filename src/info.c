@@ -59,12 +59,20 @@ FC_API size_t fc_describe(char *buf, size_t cap)
     extern const char fc_dropin_body[] __attribute__((weak, visibility("hidden")));
     if (fc_dropin_body) {
         put(&o, "\nExported memcpy, memmove, memset (what a preloading program calls)\n");
-        put(&o, "  the %s kernel itself (meson option dropin_body=%s)\n", fc_dropin_body,
-            fc_dropin_body);
+        /* avx512amd is a memset variant only: with it, the copies are avx512's */
+        int amd512 = !strcmp(fc_dropin_body, "avx512amd");
+        if (amd512)
+            put(&o, "  the avx512 kernel itself, memset the avx512amd one (meson option "
+                    "dropin_body=avx512amd)\n");
+        else
+            put(&o, "  the %s kernel itself (meson option dropin_body=%s)\n", fc_dropin_body,
+                fc_dropin_body);
         for (int f = 0; f < FC_NFUNCS; f++) {
             const char *sel = fc_selected(fc_func_name(f));
-            int inl = !strcmp(sel, fc_dropin_body);
-            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx2amd") || !strcmp(sel, "avx512");
+            const char *body = amd512 && f != FC_MEMSET ? "avx512" : fc_dropin_body;
+            int inl = !strcmp(sel, body);
+            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx2amd") ||
+                        !strcmp(sel, "avx512") || !strcmp(sel, "avx512amd");
             if (inl)
                 put(&o, "  %-8s runs it directly (nothing before it)\n", fc_func_name(f));
             else

@@ -1,5 +1,6 @@
 /* dropin_memset.S - the exported `memset` of the shared library (x86_64, not built with
- * -Ddropin_ifunc=true): memset_avx512.S again under that name, with nothing before it,
+ * -Ddropin_ifunc=true): memset_avx512.S again under that name, with nothing before it
+ * (with its one-branch entry, as avx512amd, when dropin_body=avx512amd),
  * or memset_avx2.S (as avx2, or as avx2amd) in a build with dropin_body=avx2 or
  * avx2amd (the default where the build machine selects one of those: meson_options.txt).
  * On this project's Intel VM (Emerald Rapids) a call through the old trampoline
@@ -18,5 +19,8 @@
 #endif
 #include "memset_avx2.S"
 #else
+#if FC_DROPIN_BODY_AVX512AMD
+#define FC_MEMSET_ONE_BRANCH 1
+#endif
 #include "memset_avx512.S"
 #endif

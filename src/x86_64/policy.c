@@ -338,9 +338,24 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
                      "32 KiB at safe distances (measured)"
                    : ": AVX-512 enabled: masked small sizes, 64-byte loop; rep movsb off "
                      "(glibc bug 30994)";
-        /* memset's rule differs: its own sizes, rep stosb, not rep movsb */
-        why_set = zen5 ? ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
-                         "64-byte loop or rep stosb, timed as it runs from 4 to 256 KiB"
+        /* memset's rule differs: its own sizes, rep stosb, not rep movsb.  Zen 5:
+         * "avx512amd", the same memset behind a one-branch entry (memset_avx512.S:
+         * up to 64 B one compare, the page-end test folded into it, and the masked
+         * store; 65..255 B plain stores behind it).  By the worse-ratio rule over
+         * the regimes (5-process fcbench A/Bs with both AOCL builds, Zen 5 VM,
+         * family 0x1a model 2, 2026-12-05): the worst cells against the best
+         * peer went from 1.26-1.35x (fixed 0-64 B and the 512/4096-call mixes,
+         * against AOCL zen4's one-branch path) to 1.14x (MemsetGoogleW in
+         * random order, where the old entry's branch-free 0-255 B path was
+         * ahead), and the memset cells behind the best peer from 117-166 to
+         * 14-33 of 226 (the final A/B, 2026-12-06: 149 -> 13 of 226, worst
+         * 1.28x: 96/128 B against glibc's two stores).  Zen 4 keeps avx512's entry: not measured there (a
+         * size test first lost the mixes on Intel, 1.07-1.19x). */
+        if (zen5)
+            mset = FC_X86_SET_avx512amd;
+        why_set = zen5 ? ": AVX-512 enabled: one compare and one masked store to 64 B, plain "
+                         "stores to 255 B, 64-byte loop or rep stosb, timed as it runs from 4 "
+                         "to 256 KiB"
                        : ": AVX-512 enabled: one masked store to 64 B, branch-free to 255 B, "
                          "64-byte loop; rep stosb off (glibc bug 30994)";
     } else if (intel_full_clock_avx512(c) && has(c, FC_X86_ERMS)) {
