@@ -479,8 +479,11 @@ static int plan(struct cutover *c)
     const char *set = fc_arch_variant_name(FC_MEMSET, policy.sel[FC_MEMSET]);
     (void)cpy, (void)set, (void)c;
 #if defined(__x86_64__)
+    /* avx512amd (Zen 5's memset) is the avx512 memset behind another entry: the
+     * same windows and masked store */
+    int set512 = !strcmp(set, "avx512") || !strcmp(set, "avx512amd");
     int rep_copy = !strcmp(cpy, "avx512") || !strcmp(cpy, "erms");
-    int rep_set = !strcmp(set, "avx512") || !strcmp(set, "erms");
+    int rep_set = set512 || !strcmp(set, "erms");
     if (rep_copy)
         c[n++] = (struct cutover){
             "rep_movsb_threshold: vector loop (below) or rep movsb (from)",
@@ -511,7 +514,7 @@ static int plan(struct cutover *c)
         {FC_T_alias_backward_stop},
         {1, {FC_T_alias_backward_stop}, {FC_TUN_MAX}},
         {1, {FC_T_alias_backward_stop}, {0}}};
-    if (!strcmp(set, "avx512"))
+    if (set512)
         c[n++] = (struct cutover){
             "memset_masked_max: branch-free (0) or one masked store (64)",
             {FC_MEMSET}, 1, FCB_TUNE_SMALL, "small+mix", FCB_SHAPE_FROM,
