@@ -246,7 +246,14 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
              * sizes for the loop.  So the loop to 8 KiB, rep stosb above it to
              * 256 KiB, the loop to the L2 size, rep stosb from there.  (The
              * earlier rule here, "one cold call costs what ~8 hot ones save", was
-             * in absolute time and gave rep stosb all of 2-32 KiB.) */
+             * in absolute time and gave rep stosb all of 2-32 KiB.)
+             * The window from the L2, measured again on 2026-12-06 (the same VM
+             * model; docs/kernels-x86_64.md): `--tune` at 1 MiB 0.93 / 1.27 (the
+             * loop now wins cold), two fcbench A/Bs against the best peer, the
+             * worse ratio loop / rep stosb: 1 MiB 1.18 / 1.46 and 1.09 / 1.21,
+             * 4 MiB 1.30 / 1.67 and 1.32 / 1.26, hot 12-16 MiB 1.4-1.8 / ~1.0.
+             * The rule gives the loop 1-2 MiB that day, against the 12-02
+             * figure, and splits above: not moved on one day's evidence. */
             d->tun.rep_stosb_threshold = 8 * KiB + 1;
             d->tun.rep_stosb_stop = 256 * KiB;
             d->tun.rep_stosb_resume =
