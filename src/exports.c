@@ -214,8 +214,12 @@ static size_t direct_limit_memset(void) { return fc_dropin_bound_memset; }
 static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #endif
 /* The kernel the exported memcpy, memmove and memset are, for fastcopy-info
- * (info.c: weak, absent where the names are not fall-through entries). */
-FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME; /* fc_dropin_config.h */
+ * (info.c: weak, absent where the names are not fall-through entries): the
+ * meson option's value, and the variant of the copies and of memset
+ * (fc_dropin_config.h). */
+FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME;
+FC_HIDDEN const char fc_dropin_copy_body[] = FC_DROPIN_COPY_BODY_NAME;
+FC_HIDDEN const char fc_dropin_set_body[] = FC_DROPIN_SET_BODY_NAME;
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
     FC_HIDDEN size_t fc_dropin_limit_##name;                                         \
     __attribute__((used)) static ret(*resolve_direct_##name(uint64_t a0, const void *a1)) params \

@@ -57,19 +57,19 @@ FC_API size_t fc_describe(char *buf, size_t cap)
 
     /* x86_64 shared object: which kernel the exported names are (exports.c) */
     extern const char fc_dropin_body[] __attribute__((weak, visibility("hidden")));
+    extern const char fc_dropin_copy_body[] __attribute__((weak, visibility("hidden")));
+    extern const char fc_dropin_set_body[] __attribute__((weak, visibility("hidden")));
     if (fc_dropin_body) {
         put(&o, "\nExported memcpy, memmove, memset (what a preloading program calls)\n");
-        /* avx512amd is a memset variant only: with it, the copies are avx512's */
-        int amd512 = !strcmp(fc_dropin_body, "avx512amd");
-        if (amd512)
-            put(&o, "  the avx512 kernel itself, memset the avx512amd one (meson option "
-                    "dropin_body=avx512amd)\n");
+        if (strcmp(fc_dropin_copy_body, fc_dropin_set_body))
+            put(&o, "  the %s kernel itself, memset the %s one (meson option dropin_body=%s)\n",
+                fc_dropin_copy_body, fc_dropin_set_body, fc_dropin_body);
         else
-            put(&o, "  the %s kernel itself (meson option dropin_body=%s)\n", fc_dropin_body,
+            put(&o, "  the %s kernel itself (meson option dropin_body=%s)\n", fc_dropin_copy_body,
                 fc_dropin_body);
         for (int f = 0; f < FC_NFUNCS; f++) {
             const char *sel = fc_selected(fc_func_name(f));
-            const char *body = amd512 && f != FC_MEMSET ? "avx512" : fc_dropin_body;
+            const char *body = f == FC_MEMSET ? fc_dropin_set_body : fc_dropin_copy_body;
             int inl = !strcmp(sel, body);
             int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx2amd") ||
                         !strcmp(sel, "avx512") || !strcmp(sel, "avx512amd");

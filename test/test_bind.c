@@ -72,14 +72,11 @@ static void check_bound(void)
      * avx512's page-end bound 4096 and memset_masked_max + 1, the latter also
      * avx512amd's, whose copies are avx512's; the avx2 kernels' 65), or 0 when
      * another variant is selected: through the slot */
-    const char *body = FC_DROPIN_BODY_NAME, *set_body = body;
+    const char *body = FC_DROPIN_COPY_BODY_NAME, *set_body = FC_DROPIN_SET_BODY_NAME;
 #if FC_DROPIN_BODY_AVX2
     size_t copy_bound = 65, set_bound = 65;
 #else
     size_t copy_bound = 4096, set_bound = fc_tun.memset_masked_max + 1;
-#endif
-#if FC_DROPIN_BODY_AVX512AMD
-    body = "avx512"; /* avx512amd is memset's only */
 #endif
     assert_int_equal(fc_dropin_limit_memcpy, strcmp(fc_selected("memcpy"), body) ? 0 : copy_bound);
     assert_int_equal(fc_dropin_limit_memmove, strcmp(fc_selected("memmove"), body) ? 0 : copy_bound);

@@ -201,13 +201,8 @@ static void test_exports_interpose(void **s)
                  * page-end bit), whose target starts with the divert; the same
                  * limit. */
                 int is_memset = !strcmp(v[i].func, "memset");
-#if FC_DROPIN_BODY_AVX512AMD
-                int one_branch = is_memset;
-                const char *body = is_memset ? "avx512amd" : "avx512";
-#else
-                int one_branch = 0;
-                const char *body = "avx512";
-#endif
+                int one_branch = is_memset && FC_DROPIN_BODY_AVX512AMD;
+                const char *body = is_memset ? FC_DROPIN_SET_BODY_NAME : FC_DROPIN_COPY_BODY_NAME;
                 const unsigned char *c = NULL;
                 /* c: the compare's opcode byte.  memset: cmpq limit(%rip),%rdx
                  * (48 3b 15, REX.W first), or %rcx (48 3b 0d) in the one-branch

@@ -85,10 +85,11 @@ KERNEL_BEGIN(SET_KERNEL)
          * cells behind the best peer 117-166 -> 14-33 of 226), the 512- and
          * 4096-call mixes 0.92-1.01x, 96/128 B in the chain group 0.72x (plain
          * stores, which forward); the price: the random-order mixes 1.09-1.15x
-         * (the peers' geometric means there, three runs: AOCL 1.00-1.19x
-         * this time, glibc 1.07-1.24x), 65-512 B 1.02-1.09x, pageend 1-63 B 1.2-1.3x (about
-         * glibc's time).  By the worse-ratio rule (policy.c): the worst cells against
-         * the best peer were 1.26-1.35x (fixed 0-64 B, the learnable mixes) and
+         * (the peers' geometric means there, three runs: AOCL 1.00-1.19x this
+         * time, glibc 1.07-1.24x), 65-512 B 1.02-1.09x, pageend 1-63 B
+         * 1.2-1.3x (about glibc's time).  By the worse-ratio rule (policy.c):
+         * the worst cells against the best peer were 1.26-1.35x (fixed 0-64 B,
+         * the learnable mixes) and
          * are 1.14x (MemsetGoogleW in random order; 96/128 B against glibc stay
          * 1.1-1.3x in both).  What the gain needs, measured: one conditional branch
          * on the path (the n > 255 test before it, not taken, 62 bytes: 1.00x,

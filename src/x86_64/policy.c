@@ -356,8 +356,9 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
          * random order, where the old entry's branch-free 0-255 B path was
          * ahead), and the memset cells behind the best peer from 117-166 to
          * 14-33 of 226 (the final A/B, 2026-12-06: 149 -> 13 of 226, worst
-         * 1.28x: 96/128 B against glibc's two stores).  Zen 4 keeps avx512's entry: not measured there (a
-         * size test first lost the mixes on Intel, 1.07-1.19x). */
+         * 1.28x: 96/128 B against glibc's two stores).  Zen 4 keeps avx512's
+         * entry: not measured there (a size test first lost the mixes on
+         * Intel, 1.07-1.19x). */
         if (zen5)
             mset = FC_X86_SET_avx512amd;
         why_set = zen5 ? ": AVX-512 enabled: one compare and one masked store to 64 B, plain "
