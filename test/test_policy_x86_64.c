@@ -83,21 +83,23 @@ static void test_zen5(void **s)
     assert_int_equal(d.tun.rep_movsb_threshold, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
     /* memset (the hot-versus-cold rule, measured): the loop to 8 KiB, rep stosb
-     * above it to 256 KiB, the loop to the L2 size, rep stosb again from there;
-     * one masked store up to 64 B */
+     * above it to 256 KiB, the loop to 4 MiB inclusive (or the L2 size if that is
+     * larger), rep stosb again above it; one masked store up to 64 B */
     assert_int_equal(d.tun.rep_stosb_threshold, 8 * KiB + 1);
     assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
-    assert_int_equal(d.tun.rep_stosb_resume, MiB); /* its L2 */
+    assert_int_equal(d.tun.rep_stosb_resume, 4 * MiB + 1);
     assert_int_equal(d.tun.memset_masked_max, 64);
     /* ... and from 4 KiB to 256 KiB memset measures both paths as it runs */
     assert_int_equal(d.tun.memset_adaptive_min, 4 * KiB);
     assert_int_equal(d.tun.memset_adaptive_stop, 256 * KiB);
-    c.l2_size = 2 * MiB;
-    assert_int_equal(decide(c).tun.rep_stosb_resume, 2 * MiB);
-    c.l2_size = 256 * KiB; /* below the window's end: not believed */
-    assert_int_equal(decide(c).tun.rep_stosb_resume, MiB);
+    c.l2_size = 2 * MiB; /* inside the measured span: no change */
+    assert_int_equal(decide(c).tun.rep_stosb_resume, 4 * MiB + 1);
+    c.l2_size = 8 * MiB; /* a larger L2: the loop through it */
+    assert_int_equal(decide(c).tun.rep_stosb_resume, 8 * MiB + 1);
+    c.l2_size = 64 * MiB; /* not believed */
+    assert_int_equal(decide(c).tun.rep_stosb_resume, 4 * MiB + 1);
     c.l2_size = 0;
-    assert_int_equal(decide(c).tun.rep_stosb_resume, MiB);
+    assert_int_equal(decide(c).tun.rep_stosb_resume, 4 * MiB + 1);
     c.l2_size = MiB;
     /* 4K-aliased forward copies run backward while src + dst fit in the L1d */
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
@@ -231,7 +233,7 @@ static void test_zen5_vm(void **s)
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
     assert_int_equal(d.tun.rep_stosb_threshold, 8 * KiB + 1);
     assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
-    assert_int_equal(d.tun.rep_stosb_resume, MiB);
+    assert_int_equal(d.tun.rep_stosb_resume, 4 * MiB + 1);
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
     assert_int_equal(d.tun.memset_masked_max, 64); /* one masked store up to 64 B */
     /* AVX-VNNI (Zen 5 has it) changes nothing on AMD */

@@ -239,12 +239,14 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
              *   0.59 (1.66 / 1.69: even), 12 KiB 1.62 / 0.54 (1.62 / 1.86: rep
              *   stosb), 16-128 KiB rep stosb (32 KiB 1.59 / 1.85, 128 KiB 1.35 /
              *   1.43), 256 KiB 1.31 / 0.74 (1.31 / 1.35: even), 512 KiB 1.45 /
-             *   0.76 (1.45 / 1.31: loop), 1 MiB 0.92 / 0.77 (rep stosb wins both).
+             *   0.76 (1.45 / 1.31: loop), 1 MiB 0.92 / 0.77 (rep stosb wins both;
+             *   not so when measured again, below).
              * The full fcbench run's cells against the best peer agree (4 KiB:
              * loop 1.41x glibc cold, rep stosb 1.79x AOCL hot; 8 KiB 1.49 / 1.67;
              * 16 KiB 1.75 / 1.62; 256 KiB 1.19 / 1.45) and decide the two even
              * sizes for the loop.  So the loop to 8 KiB, rep stosb above it to
-             * 256 KiB, the loop to the L2 size, rep stosb from there.  (The
+             * 256 KiB, the loop to the L2 size, rep stosb from there (since moved
+             * to 4 MiB, below).  (The
              * earlier rule here, "one cold call costs what ~8 hot ones save", was
              * in absolute time and gave rep stosb all of 2-32 KiB.)
              * The window from the L2, measured again on 2026-12-06 (the same VM
@@ -253,11 +255,23 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
              * worse ratio loop / rep stosb: 1 MiB 1.18 / 1.46 and 1.09 / 1.21,
              * 4 MiB 1.30 / 1.67 and 1.32 / 1.26, hot 12-16 MiB 1.4-1.8 / ~1.0.
              * The rule gives the loop 1-2 MiB that day, against the 12-02
-             * figure, and splits above: not moved on one day's evidence. */
+             * figure, and splits above.  A third look (a later session the same
+             * day, 2026-12-06): `--tune` at 1 MiB 0.91 / 1.32, and a 5-process
+             * fcbench A/B (memset sizes, misal, cold, ws; both AOCL builds; a build
+             * with the loop up to nt_threshold against this one), against the best
+             * peer, the worse ratio loop / rep stosb: 1 MiB 1.22 / 1.36 (the loop's
+             * hot 1.04-1.15x rep stosb's time, rep stosb's cold 1.42x the loop's),
+             * 1.5-3 MiB hot 1.10-1.23 for the loop (no cold cell), 4 MiB 1.19-1.36
+             * / 1.50 (cold 1.49x), 6-16 MiB hot 1.2-1.6 for the loop, the ws L3
+             * cell (16 MiB hot) 0.79x glibc's speed against 0.95x.  Three of four
+             * measurements give the loop 1 MiB, two of three 4 MiB: so the loop to
+             * 4 MiB inclusive, rep stosb above it (where the hot loss grows and no
+             * cold cell was measured), and never below the L2 size (inside the L2
+             * the loop wins both regimes, 256-512 KiB above). */
             d->tun.rep_stosb_threshold = 8 * KiB + 1;
             d->tun.rep_stosb_stop = 256 * KiB;
             d->tun.rep_stosb_resume =
-                c->l2_size >= 512 * KiB && c->l2_size <= 4 * MiB ? (size_t)c->l2_size : MiB;
+                (c->l2_size > 4 * MiB && c->l2_size <= 16 * MiB ? (size_t)c->l2_size : 4 * MiB) + 1;
             /* No fixed window wins both regimes: by the rule above the best one
              * still loses 1.4-1.9x in one of them at every size from 4 to 128 KiB
              * (hot: rep stosb 1.6-1.9x the loop's time; cold: the loop 1.5-1.8x
