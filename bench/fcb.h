@@ -199,6 +199,10 @@ extern const struct fcb_dist fcb_dists[];
  * (hot/N, cold/N while the cold region holds 4 slots), and memset small/N. */
 size_t fcb_tune_sizes(int quick, int which, const size_t **sizes);
 enum { FCB_TUNE_GRID, FCB_TUNE_LARGE, FCB_TUNE_SMALL };
+/* A cut-over's sizes (fcb_tune.c) may also be the grid followed by the large sizes
+ * below the policy's nt_threshold (the second rep stosb window lies there); not a
+ * set of its own for fcb_tune_sizes, whose cases those two already are. */
+#define FCB_TUNE_GRID_BELOW_NT 3
 extern const size_t fcb_ndists;
 
 /* ---- machine-limit kernels (fcb_limits.c; the ws group's read/write/ntwrite) ------ */

@@ -206,7 +206,7 @@ static struct fcb_item *find_item(struct fcb_state *st, const char *cname, const
 struct cutover {
     const char *what;           /* one line for the table */
     int funcs[2], nfuncs;       /* which functions' cases */
-    int which;                  /* FCB_TUNE_GRID / LARGE / SMALL */
+    int which;                  /* FCB_TUNE_GRID / LARGE / SMALL / GRID_BELOW_NT */
     const char *kind;           /* "hot+cold", "alias" (hot only), "small+mix" */
     int shape;
     unsigned bound[3];          /* the tunables holding the boundaries */
@@ -263,7 +263,24 @@ static int size_cmp(const void *x, const void *y)
 static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, int R)
 {
     const size_t *sz;
-    size_t nsz = fcb_tune_sizes(st->cfg.quick, c->which, &sz);
+    size_t nsz;
+    size_t wide[64];
+    if (c->which == FCB_TUNE_GRID_BELOW_NT) {
+        /* the grid, then the large sizes below nt_threshold, where a window that
+         * ends there still decides */
+        const size_t *g, *l;
+        size_t ng = fcb_tune_sizes(st->cfg.quick, FCB_TUNE_GRID, &g);
+        size_t nl = fcb_tune_sizes(st->cfg.quick, FCB_TUNE_LARGE, &l);
+        nsz = 0;
+        for (size_t i = 0; i < ng && nsz < 64; i++)
+            wide[nsz++] = g[i];
+        for (size_t i = 0; i < nl && nsz < 64; i++)
+            if (l[i] > wide[nsz - 1] && l[i] < base.nt_threshold)
+                wide[nsz++] = l[i];
+        sz = wide;
+    } else {
+        nsz = fcb_tune_sizes(st->cfg.quick, c->which, &sz);
+    }
     struct fcb_item *items[512];
     struct fcb_tune_point pts[256];
     int slot[512], regime[512], n = 0, np = 0;
@@ -496,7 +513,7 @@ static int plan(struct cutover *c)
     if (rep_set)
         c[n++] = (struct cutover){
             "rep_stosb_threshold/stop/resume: vector loop or rep stosb",
-            {FC_MEMSET}, 1, FCB_TUNE_GRID, "hot+cold", FCB_SHAPE_TWO,
+            {FC_MEMSET}, 1, FCB_TUNE_GRID_BELOW_NT, "hot+cold", FCB_SHAPE_TWO,
             {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume},
             {4, {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume,
                  FC_T_nt_threshold}, {FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}},

@@ -36,7 +36,7 @@ grep -q '^tunable .* policy .* measured' "$W/tune.out" && ok "--tune prints its 
 # TMPDIR is removed, the file says how it was measured.
 if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
   mkdir "$W/tmp"
-  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 2 --out "$W/t2.conf" \
+  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 2 -v --out "$W/t2.conf" \
       > "$W/tune2.out" 2> "$W/tune2.err"; then
     ok "fcbench --tune --quick --processes 2 writes a file"
   else
@@ -49,6 +49,25 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
     || bad "no process lines: $(cat "$W/tune2.err")"
   grep -q '^tunable .* policy .* measured' "$W/tune2.out" && ok "--tune --processes prints its table" \
     || bad "no table: $(cat "$W/tune2.out")"
+  # the rep stosb windows (x86_64 memsets that have them) are measured up to the
+  # non-temporal threshold, not only on the 256 B - 1 MiB grid: the second window
+  # can start above 1 MiB (Zen 5: 4 MiB + 1).  --quick's large sizes: 4, 16, 64 MiB.
+  if grep -q '^# rep_stosb_threshold/stop/resume' "$W/tune2.out"; then
+    nt=$("$info" | awk '$1 == "nt_threshold" { v = $2; m = 1;
+           if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824;
+           sub(/[KMG]$/, "", v); printf "%.0f\n", v * m }')
+    rows=$(sed -n '/^# rep_stosb_threshold/,/^# [a-z_]*:/p' "$W/tune2.out" | awk '$2 ~ /^[0-9]+$/ { print $2 }')
+    big=$(echo "$rows" | awk -v nt="$nt" '$1 > 1048576 && $1 < nt' | wc -l)
+    over=$(echo "$rows" | awk -v nt="$nt" '$1 >= nt' | wc -l)
+    if [ "$nt" -gt 4194304 ]; then
+      [ "$big" -ge 1 ] && [ "$over" -eq 0 ] \
+        && ok "--tune measures the rep stosb windows above 1 MiB, below nt_threshold ($nt)" \
+        || bad "rep stosb sizes measured: $(echo $rows) (nt_threshold $nt)"
+    else
+      [ "$over" -eq 0 ] && ok "--tune measures no rep stosb size at or above nt_threshold ($nt)" \
+        || bad "rep stosb sizes measured: $(echo $rows) (nt_threshold $nt)"
+    fi
+  fi
   [ -z "$(ls -A "$W/tmp")" ] && ok "the children's files are removed" \
     || bad "left in TMPDIR: $(ls -A "$W/tmp")"
   if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 1 --out "$W/t3.conf" \
