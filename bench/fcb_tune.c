@@ -257,7 +257,9 @@ static const char *regime_name(const struct cutover *c, int cold)
 static int size_cmp(const void *x, const void *y)
 {
     const struct fcb_tune_point *a = x, *b = y;
-    return a->size < b->size ? -1 : a->size > b->size;
+    if (a->size != b->size)
+        return a->size < b->size ? -1 : 1;
+    return (a->func > b->func) - (a->func < b->func);
 }
 
 static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, int R)
@@ -294,6 +296,7 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
             /* one point: hot = the fixed small sizes, cold = the fleet mixes (random
              * order: what a branch costs when sizes are unpredictable) */
             pts[np].size = 1;
+            pts[np].func = f;
             c->r.one_point = 1;
             for (size_t i = 0; i < nsz; i++) {
                 snprintf(name, sizeof name, "%s/tune/small/%zu", fn, sz[i]);
@@ -311,6 +314,7 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
         }
         for (size_t i = 0; i < nsz; i++) {
             pts[np].size = sz[i];
+            pts[np].func = f;
             int any = 0;
             for (int cold = 0; cold < 2; cold++) {
                 snprintf(name, sizeof name, "%s/tune/%s/%zu", fn,
@@ -367,6 +371,8 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
             char at[48];
             if (c->r.one_point)
                 snprintf(at, sizeof at, "%zu-%zu", sz[0], sz[nsz - 1]);
+            else if (c->nfuncs > 1) /* say whose row it is */
+                snprintf(at, sizeof at, "%zu %s", pts[p].size, fcb_func_name(pts[p].func));
             else
                 snprintf(at, sizeof at, "%zu", pts[p].size);
             printf("#   %10s  %s %.3f (%.3f-%.3f)", at, regime_name(c, 0), exp(pts[p].hot),
@@ -466,7 +472,7 @@ static void run_variants(struct fcb_state *st, struct vchoice *v, int objective,
                     a = sample(st, ref[i]), b = sample(st, items[i]);
                 acc[regime[i]][r] += log(b / a) / cnt[regime[i]];
             }
-        struct fcb_tune_point p = {1, 0, -1, 0, -1};
+        struct fcb_tune_point p = {1, 0, -1, 0, -1, f};
         if (cnt[0])
             p.hot = mean_ci(acc[0], R, &p.hot_ci);
         if (cnt[1])

@@ -18,6 +18,7 @@ struct fcb_tune_point {
     size_t size;
     double hot, hot_ci;
     double cold, cold_ci;
+    int func; /* whose cases (FC_MEMCPY, FC_MEMMOVE, FC_MEMSET): a cut-over may span two */
 };
 
 /* The shapes a cut-over can take, as the kernels read it: path B on

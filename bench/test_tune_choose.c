@@ -124,10 +124,10 @@ int main(void)
      * threshold): the loss is not bought */
     {
         struct fcb_tune_point q[4] = {
-            {1 << 20, log(0.6), 0.02, log(0.6), 0.02},   /* memcpy: B far better */
-            {1 << 20, log(1.3), 0.02, log(0.5), 0.02},   /* memset: B 1.3x slower hot */
-            {1 << 24, log(0.7), 0.02, log(0.7), 0.02},
-            {1 << 24, log(0.9), 0.02, log(0.8), 0.02},
+            {1 << 20, log(0.6), 0.02, log(0.6), 0.02, 0}, /* memcpy: B far better */
+            {1 << 20, log(1.3), 0.02, log(0.5), 0.02, 2}, /* memset: B 1.3x slower hot */
+            {1 << 24, log(0.7), 0.02, log(0.7), 0.02, 0},
+            {1 << 24, log(0.9), 0.02, log(0.8), 0.02, 2},
         };
         def[0] = 1u << 26;
         fcb_tune_choose(q, 4, FCB_OBJ_BALANCED, FCB_SHAPE_FROM, def, out);
