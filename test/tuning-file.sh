@@ -68,6 +68,14 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
         || bad "rep stosb sizes measured: $(echo $rows) (nt_threshold $nt)"
     fi
   fi
+  # the shared nt_threshold's lines name their function (memcpy's and memset's at each size)
+  ntl=$(sed -n '/^# nt_threshold/,/^# [a-z_]*:/p' "$W/tune2.out" | grep -E '^#  +[0-9]+ ' || true)
+  if [ -n "$ntl" ]; then
+    [ "$(echo "$ntl" | grep -cvE '^#  +[0-9]+ (memcpy|memset)  ')" -eq 0 ] \
+      && echo "$ntl" | grep -q ' memcpy ' && echo "$ntl" | grep -q ' memset ' \
+      && ok "--tune -v names the function on nt_threshold's lines" \
+      || bad "nt_threshold lines: $ntl"
+  fi
   [ -z "$(ls -A "$W/tmp")" ] && ok "the children's files are removed" \
     || bad "left in TMPDIR: $(ls -A "$W/tmp")"
   if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 1 --out "$W/t3.conf" \
