@@ -271,7 +271,13 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
              * the same session, rep stosb over the loop hot / cold: 1 MiB 1.00 /
              * 1.22, 2 MiB 0.83 / 1.33, 4 MiB 1.07 / 1.35 (the loop), 8 MiB 0.98 /
              * 0.93 (even), 16 MiB 0.90 / 0.75 (rep stosb wins both): it keeps
-             * 4 MiB + 1. */
+             * 4 MiB + 1.  A second `--tune -v` an hour later read 1 MiB 0.90 / 0.99,
+             * 2 MiB 0.86 / 1.02, 4 MiB 1.12 / 0.93 (cold even: rep stosb by the rule
+             * at 1-2 MiB) and kept it too (the loop not shown 5% worse anywhere).
+             * This VM's cold memsets at 1-4 MiB move that much between runs; by
+             * count (six readings for the loop at 1 MiB, two for rep stosb) and by
+             * size of the loss (the loop's cold wins 1.2-1.45x, rep stosb's hot
+             * wins 1.0-1.15x) the loop. */
             d->tun.rep_stosb_threshold = 8 * KiB + 1;
             d->tun.rep_stosb_stop = 256 * KiB;
             d->tun.rep_stosb_resume =
