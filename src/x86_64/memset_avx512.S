@@ -87,14 +87,11 @@ KERNEL_BEGIN(SET_KERNEL)
          * stores, which forward); the price: the random-order mixes 1.09-1.15x
          * (the peers' geometric means there, three runs: AOCL 1.00-1.19x this
          * time, glibc 1.07-1.24x), 65-512 B 1.02-1.09x, pageend 1-63 B
-         * 1.2-1.3x (about glibc's time).  By the worse-ratio rule (policy.c):
-         * the worst cells against the best peer were 1.26-1.35x (fixed 0-64 B,
-         * the learnable mixes) and
-         * are 1.14x (MemsetGoogleW in random order; 96/128 B against glibc stay
-         * 1.1-1.3x in both).  What the gain needs, measured: one conditional branch
-         * on the path (the n > 255 test before it, not taken, 62 bytes: 1.00x,
-         * no gain) and the ret in the entry's line (the same with 66 bytes:
-         * 1.06x).  On Intel (SPR-class VM) a size test first lost the mixes
+         * 1.2-1.3x (about glibc's time).  Why Zen 5 takes it (the worse-ratio
+         * rule over those cells): at its selection in policy.c.  What the gain
+         * needs, measured: one conditional branch on the path (the n > 255 test
+         * before it, not taken, 62 bytes: 1.00x, no gain) and the ret in the
+         * entry's line (the same with 66 bytes: 1.06x).  On Intel (SPR-class VM) a size test first lost the mixes
          * (docs/kernels-x86_64.md), and on Zen 4 it is not measured: there the
          * avx512 entry below stays. */
         movq    %rdi, %rax

@@ -245,39 +245,25 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
              * loop 1.41x glibc cold, rep stosb 1.79x AOCL hot; 8 KiB 1.49 / 1.67;
              * 16 KiB 1.75 / 1.62; 256 KiB 1.19 / 1.45) and decide the two even
              * sizes for the loop.  So the loop to 8 KiB, rep stosb above it to
-             * 256 KiB, the loop to the L2 size, rep stosb from there (since moved
-             * to 4 MiB, below).  (The
-             * earlier rule here, "one cold call costs what ~8 hot ones save", was
-             * in absolute time and gave rep stosb all of 2-32 KiB.)
-             * The window from the L2, measured again on 2026-12-06 (the same VM
-             * model; docs/kernels-x86_64.md): `--tune` at 1 MiB 0.93 / 1.27 (the
-             * loop now wins cold), two fcbench A/Bs against the best peer, the
-             * worse ratio loop / rep stosb: 1 MiB 1.18 / 1.46 and 1.09 / 1.21,
-             * 4 MiB 1.30 / 1.67 and 1.32 / 1.26, hot 12-16 MiB 1.4-1.8 / ~1.0.
-             * The rule gives the loop 1-2 MiB that day, against the 12-02
-             * figure, and splits above.  A third look (a later session the same
-             * day, 2026-12-06): `--tune` at 1 MiB 0.91 / 1.32, and a 5-process
-             * fcbench A/B (memset sizes, misal, cold, ws; both AOCL builds; a build
-             * with the loop up to nt_threshold against this one), against the best
-             * peer, the worse ratio loop / rep stosb: 1 MiB 1.22 / 1.36 (the loop's
-             * hot 1.04-1.15x rep stosb's time, rep stosb's cold 1.42x the loop's),
-             * 1.5-3 MiB hot 1.10-1.23 for the loop (no cold cell), 4 MiB 1.19-1.36
-             * / 1.50 (cold 1.49x), 6-16 MiB hot 1.2-1.6 for the loop, the ws L3
-             * cell (16 MiB hot) 0.79x glibc's speed against 0.95x.  Three of four
-             * measurements give the loop 1 MiB, two of three 4 MiB: so the loop to
-             * 4 MiB inclusive, rep stosb above it, and never below the L2 size
-             * (inside the L2 the loop wins both regimes, 256-512 KiB above).
-             * `fcbench --tune -v`, which since measures this window to nt_threshold,
-             * the same session, rep stosb over the loop hot / cold: 1 MiB 1.00 /
-             * 1.22, 2 MiB 0.83 / 1.33, 4 MiB 1.07 / 1.35 (the loop), 8 MiB 0.98 /
-             * 0.93 (even), 16 MiB 0.90 / 0.75 (rep stosb wins both): it keeps
-             * 4 MiB + 1.  A second `--tune -v` an hour later read 1 MiB 0.90 / 0.99,
-             * 2 MiB 0.86 / 1.02, 4 MiB 1.12 / 0.93 (cold even: rep stosb by the rule
-             * at 1-2 MiB) and kept it too (the loop not shown 5% worse anywhere).
-             * This VM's cold memsets at 1-4 MiB move that much between runs; by
-             * count (six readings for the loop at 1 MiB, two for rep stosb) and by
-             * size of the loss (the loop's cold wins 1.2-1.45x, rep stosb's hot
-             * wins 1.0-1.15x) the loop. */
+             * 256 KiB, the loop again above that.  (The earlier rule here, "one
+             * cold call costs what ~8 hot ones save", was in absolute time and
+             * gave rep stosb all of 2-32 KiB.)
+             * The second window, rep stosb from above 4 MiB to nt_threshold: inside
+             * the L2 the loop wins both regimes (256-512 KiB above); from the L2 to
+             * 4 MiB the same rule gives the loop, on the later readings (2026-12-06,
+             * the same VM model; every reading in docs/kernels-x86_64.md, "rep
+             * stosb").  Against the best peer, the worse ratio loop / rep stosb,
+             * 5-process fcbench A/Bs with both AOCL builds: 1 MiB 1.18 / 1.46, 1.09
+             * / 1.21, 1.22 / 1.36; 4 MiB 1.30 / 1.67, 1.32 / 1.26, 1.19-1.36 / 1.50.
+             * `fcbench --tune -v`, rep stosb over the loop hot / cold: 1 MiB 0.93 /
+             * 1.27, 0.91 / 1.32, 1.00 / 1.22, but 0.90 / 0.99 an hour after that and
+             * 0.92 / 0.77 on 12-02 (cold 1-4 MiB moves 1.2-1.4x between runs on this
+             * VM); 2 MiB 0.83 / 1.33, 4 MiB 1.07 / 1.35, 8 MiB 0.98 / 0.93, 16 MiB
+             * 0.90 / 0.75 (rep stosb wins both).  Six readings for the loop at 1 MiB
+             * against two, and its cold wins (1.2-1.45x) larger than rep stosb's hot
+             * ones (1.0-1.15x): the loop to 4 MiB inclusive, rep stosb above.  An L2
+             * larger than 4 MiB (not Zen 5's; up to 16 MiB believed) keeps the loop
+             * through it. */
             d->tun.rep_stosb_threshold = 8 * KiB + 1;
             d->tun.rep_stosb_stop = 256 * KiB;
             d->tun.rep_stosb_resume =
