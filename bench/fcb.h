@@ -300,6 +300,11 @@ enum fcb_target_kind {
     FCB_T_PEER_RATIO,   /* median(impl) / median(best peer) <= limit, in every case */
     FCB_T_PEER_FLOOR,   /* (median(impl) - median(empty)) / (median(best peer) -
                            median(empty)) <= limit: time above the call floor */
+    FCB_T_PEER_MAX,     /* median(impl) / median(best peer) <= limit in every case:
+                           the figure itself, proven or not */
+    /* Against every peer, each on its own PASS/FAIL line: the geometric mean over
+     * the cases of median(impl) / median(peer) <= limit.  base is ignored. */
+    FCB_T_EACH_PEER_GEO,
     /* Against this machine's limit, measured in the same run by the limit kernels:
      * bytes / median(impl) >= limit x bytes / max(read, min(write, ntwrite)) (a copy;
      * memset: min(write, ntwrite)). */
@@ -314,7 +319,11 @@ struct fcb_target {
     int kind;
     double limit;
     const char *what;       /* one line for humans */
+    long mix_ops;           /* size mixes of one regime only: N = sequences of N calls
+                               replayed, FCB_MIX_RANDOM = the default sequence when it
+                               is longer than 4096 calls (random order); 0 = any */
 };
+#define FCB_MIX_RANDOM (-1L)
 extern const struct fcb_target fcb_targets[];
 extern const size_t fcb_ntargets;
 
