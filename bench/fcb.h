@@ -253,6 +253,9 @@ struct fcb_prog_def {
 };
 extern const struct fcb_prog_def fcb_prog_defs[];
 extern const size_t fcb_nprog_defs;
+/* How many bytes of each arena the group reaches with sqlite's pages over
+ * `region` bytes. */
+size_t fcb_prog_arena(size_t region);
 size_t fcb_prog_nops(const struct fcb_prog_def *p, size_t region);
 void fcb_prog_layout(const struct fcb_prog_def *p, struct fcb_op *ops, size_t nops);
 void fcb_prog_exec(struct fcb_case *c, void *(*fn)(void *, const void *, size_t),

@@ -1976,9 +1976,10 @@ int fcb_setup(struct fcb_state *st)
     size_t need = 256 * KiB;
     if (b.max_size + 8 * KiB > need)
         need = b.max_size + 8 * KiB;
-    if ((group_on(&b, "cold") || group_on(&b, "prog") || cfg->tune) &&
-        b.cold_region + 8 * KiB > need)
+    if ((group_on(&b, "cold") || cfg->tune) && b.cold_region + 8 * KiB > need)
         need = b.cold_region + 8 * KiB;
+    if (group_on(&b, "prog") && fcb_prog_arena(b.cold_region) > need)
+        need = fcb_prog_arena(b.cold_region);
     if (group_on(&b, "ws") && 4 * st->cache.l3 <= b.max_size && 4 * st->cache.l3 > need)
         need = 4 * st->cache.l3 + 8 * KiB;
     if (need < 256 * KiB)

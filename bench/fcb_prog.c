@@ -53,6 +53,13 @@ const struct fcb_prog_def fcb_prog_defs[] = {
 };
 const size_t fcb_nprog_defs = sizeof fcb_prog_defs / sizeof fcb_prog_defs[0];
 
+size_t fcb_prog_arena(size_t region)
+{
+    /* sqlite's pages (its BLOB: 1 MiB of D), lz4's block (its buffer: 442 KiB of
+     * D), fresh's 64 KiB + 2064 + 64 KiB */
+    return (region > LZ4_REGION ? region : LZ4_REGION) + 8 * KiB;
+}
+
 size_t fcb_prog_nops(const struct fcb_prog_def *p, size_t region)
 {
     switch (p->prog) {

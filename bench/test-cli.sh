@@ -119,7 +119,8 @@ list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group prog 2>&1)
 list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --group prog 2>&1)
 [ "$(echo "$list" | grep -c '^memcpy/prog/')" -eq 9 ] && echo "$list" | grep -q '^memcpy/prog/sqlite-mmap  *4092 ' \
   && ok || bad "prog: want 9 cases without --quick: $list"
-${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --group prog \
+# (--l3 256K: arenas sized for what the prog cases reach, not only the cold region)
+${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --group prog --l3 256K \
     --csv "$tmp/pg.csv" >/dev/null 2>"$tmp/err" && [ "$(grep -c '^memcpy,prog,' "$tmp/pg.csv")" -eq 15 ] \
   && grep -q '^memcpy,prog,memcpy/prog/sqlite,4092,4384,libc,' "$tmp/pg.csv" \
   && ok || bad "prog run: want 15 rows (libc, auto, empty on 5 cases): $(cat "$tmp/err") $(cat "$tmp/pg.csv")"
