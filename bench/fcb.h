@@ -85,9 +85,22 @@ struct fcb_case {
     int mix_default;    /* the mix at the default (unlearnable) sequence length */
     int readback;       /* read the last byte written after each call (mixread) */
     int chain;          /* each call's input depends on the last one's output (chain) */
+    int chain_w;        /* chain: the caller's store and load width in bytes; 0 = the
+                           largest power of two up to min(size, 8) */
+    int prog;           /* enum fcb_prog: a program's calling pattern (prog group) */
     unsigned char *sbase, *dbase;
     struct fcb_op *ops;
     size_t nops, cursor;
+};
+
+/* The prog group's patterns (fcb_prog.c runs them; fcb_cases.c lays out their ops). */
+enum fcb_prog {
+    FCB_PROG_NONE,
+    FCB_PROG_SQLITE,    /* page copies from a region walked in address order, each
+                           followed by a load of the next page's header, on which the
+                           next copy's source address depends */
+    FCB_PROG_LZ4,       /* large copies into one output buffer, then read in full */
+    FCB_PROG_FRESH,     /* the caller writes the source, copies it, reads the copy */
 };
 
 struct fcb_item {
@@ -213,6 +226,41 @@ void *fcb_limit_read_set(void *d, int c, size_t n);
 void *fcb_limit_write_set(void *d, int c, size_t n);
 void *fcb_limit_ntwrite_set(void *d, int c, size_t n);
 
+/* ---- the chain group's wide callers (fcb_chain.c) ------------------------------- *
+ * A caller that stores its value at src with one w-byte vector store and loads the
+ * result at dst with one w-byte vector load, w = 16 or 32.  fcb_chain_wide_usable:
+ * 1 when this CPU has such an access (x86_64: 16 always, 32 with AVX2; aarch64: 16).
+ * The loops return the last value, for the caller's sink. */
+int fcb_chain_wide_usable(size_t w);
+unsigned fcb_chain_copy_wide(void *(*fn)(void *, const void *, size_t), unsigned char *dst,
+                             unsigned char *src, size_t n, size_t w, uint64_t iters,
+                             unsigned seed);
+unsigned fcb_chain_set_wide(void *(*fn)(void *, int, size_t), unsigned char *dst, size_t n,
+                            size_t w, uint64_t iters, unsigned seed);
+
+/* ---- the prog group's callers (fcb_prog.c) --------------------------------------- *
+ * The group's cases, in table order (fcb_prog.c says what each pattern does and
+ * where its buffers lie): the pattern, the key ("sqlite", "lz4/65536"), the bytes
+ * per call, sqlite's page stride, and whether --quick has it.  fcb_prog_nops: how
+ * many ops the case needs over a source region of `region` bytes (0: none fits);
+ * fcb_prog_layout fills them.  fcb_prog_exec: iters steps of case c's pattern
+ * (c->prog) with fn as its memcpy, from c->cursor on. */
+struct fcb_prog_def {
+    int prog;
+    const char *key;
+    size_t n, stride;
+    int quick;
+};
+extern const struct fcb_prog_def fcb_prog_defs[];
+extern const size_t fcb_nprog_defs;
+/* How many bytes of each arena the group reaches with sqlite's pages over
+ * `region` bytes. */
+size_t fcb_prog_arena(size_t region);
+size_t fcb_prog_nops(const struct fcb_prog_def *p, size_t region);
+void fcb_prog_layout(const struct fcb_prog_def *p, struct fcb_op *ops, size_t nops);
+void fcb_prog_exec(struct fcb_case *c, void *(*fn)(void *, const void *, size_t),
+                   uint64_t iters);
+
 /* ---- statistics (fcb_stats.c) ---------------------------------------------------- */
 struct fcb_summary {
     int n;
@@ -255,6 +303,11 @@ enum fcb_target_kind {
     FCB_T_PEER_RATIO,   /* median(impl) / median(best peer) <= limit, in every case */
     FCB_T_PEER_FLOOR,   /* (median(impl) - median(empty)) / (median(best peer) -
                            median(empty)) <= limit: time above the call floor */
+    FCB_T_PEER_MAX,     /* median(impl) / median(best peer) <= limit in every case:
+                           the figure itself, proven or not */
+    /* Against every peer, each on its own PASS/FAIL line: the geometric mean over
+     * the cases of median(impl) / median(peer) <= limit.  base is ignored. */
+    FCB_T_EACH_PEER_GEO,
     /* Against this machine's limit, measured in the same run by the limit kernels:
      * bytes / median(impl) >= limit x bytes / max(read, min(write, ntwrite)) (a copy;
      * memset: min(write, ntwrite)). */
@@ -269,7 +322,11 @@ struct fcb_target {
     int kind;
     double limit;
     const char *what;       /* one line for humans */
+    long mix_ops;           /* size mixes of one regime only: N = sequences of N calls
+                               replayed, FCB_MIX_RANDOM = the default sequence when it
+                               is longer than 4096 calls (random order); 0 = any */
 };
+#define FCB_MIX_RANDOM (-1L)
 extern const struct fcb_target fcb_targets[];
 extern const size_t fcb_ntargets;
 

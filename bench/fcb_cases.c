@@ -133,7 +133,16 @@ void fcb_config_usage(void)
         "  --quick             small matrix, 7 rounds: a few seconds (CI smoke test)\n"
         "  --func LIST         memcpy,memmove,memset (default: all)\n"
         "  --group LIST        sizes,misal,pageend,dist,cold,ws,overlap,mix,\n"
-        "                      mixread,chain,user (default: all)\n"
+        "                      mixread,chain,prog,user (default: all).  chain: a value\n"
+        "                      the caller stores, passes through the call and loads\n"
+        "                      back (N: N bytes, a word of up to 8; N/wW: W-byte vector\n"
+        "                      accesses).  prog (memcpy), what programs do around the\n"
+        "                      call: sqlite, sqlite-mmap: 4092-byte copies from pages\n"
+        "                      walked in address order in memory (4384 or 4096 bytes\n"
+        "                      apart), each followed by a load of the next page's\n"
+        "                      header; lz4/N: N bytes from a 4 MiB block to one buffer,\n"
+        "                      then read; fresh/N: N bytes written, copied, the copy\n"
+        "                      read (man fcbench: every address)\n"
         "  --case LIST         shell patterns on case names, e.g. 'memcpy/mix/*,*/sizes/4096'\n"
         "  --impl LIST         auto,generic,avx2,...,empty,copy_user (libc is always kept:\n"
         "                      it is the baseline)\n"
@@ -893,26 +902,53 @@ static struct fcb_case *new_case(struct builder *b, int f, const char *group, si
 
 static const size_t quick_small[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64};
 
+/* Sizes just off a power of two that programs copy: a page less its 4-byte header
+ * (sqlite's overflow pages of 4, 8 and 16 KiB hold 4092, 8188 and 16380 bytes of
+ * data), a page plus a header word, and a page one byte either side. */
+static const size_t off_pow2[] = {4092, 4095, 4097, 4100, 8188, 8196, 16380};
+static const size_t off_pow2_quick[] = {4092, 4100};
+
+/* Inserts v (if not there) into the ascending list out[0..n); the new n. */
+static size_t insert_sorted(size_t *out, size_t n, size_t v)
+{
+    size_t i = n;
+    while (i > 0 && out[i - 1] > v)
+        i--;
+    if (i > 0 && out[i - 1] == v)
+        return n;
+    memmove(out + i + 1, out + i, (n - i) * sizeof *out);
+    out[i] = v;
+    return n + 1;
+}
+
 /* Sizes: 0..64 every size, then 96, 128, 192, 256, ... (powers of two and the
- * midpoints between them) up to the limit.  --quick: a subset up to 1 MiB. */
+ * midpoints between them) up to the limit, and off_pow2.  --quick: a subset up
+ * to 1 MiB. */
 static size_t size_list(const struct builder *b, size_t *out, size_t limit)
 {
     size_t n = 0;
-    if (b->st->cfg.quick) {
+    int quick = b->st->cfg.quick;
+    const size_t *off = quick ? off_pow2_quick : off_pow2;
+    size_t noff = quick ? sizeof off_pow2_quick / sizeof *off_pow2_quick
+                        : sizeof off_pow2 / sizeof *off_pow2;
+    if (quick) {
         for (size_t i = 0; i < sizeof quick_small / sizeof *quick_small; i++)
             out[n++] = quick_small[i];
         for (size_t s = 96; s <= limit; s = s == 96 ? 128 : s * 2)
             out[n++] = s;
-        return n;
+    } else {
+        for (size_t s = 0; s <= 64 && s <= limit; s++)
+            out[n++] = s;
+        for (size_t p = 128; p / 2 * 3 / 2 <= limit && p <= ((size_t)1 << 40); p *= 2) {
+            if (p / 4 * 3 <= limit)
+                out[n++] = p / 4 * 3;
+            if (p <= limit)
+                out[n++] = p;
+        }
     }
-    for (size_t s = 0; s <= 64 && s <= limit; s++)
-        out[n++] = s;
-    for (size_t p = 128; p / 2 * 3 / 2 <= limit && p <= ((size_t)1 << 40); p *= 2) {
-        if (p / 4 * 3 <= limit)
-            out[n++] = p / 4 * 3;
-        if (p <= limit)
-            out[n++] = p;
-    }
+    for (size_t i = 0; i < noff; i++)
+        if (off[i] <= limit)
+            n = insert_sorted(out, n, off[i]);
     return n;
 }
 
@@ -1181,11 +1217,15 @@ static void cases_overlap(struct builder *b)
  * the time per call is the whole round trip, store-to-load forwarding included:
  * a load that cannot take its data from an older store still in flight waits for
  * that store to reach the cache.  The sizes, mixes and other groups never feed a
- * call's result to the next one, so they cannot show this. */
+ * call's result to the next one, so they cannot show this.  "<n>/w<w>": the same
+ * with a caller whose value is a 16- or 32-byte vector, stored and loaded with one
+ * access each (fcb_chain.c), where the CPU has one: a callee that writes those
+ * bytes as smaller pieces cannot forward to it. */
 static void cases_chain(struct builder *b)
 {
     static const size_t full[] = {1, 2, 4, 8, 12, 16, 24, 32, 48, 63, 64, 96, 128, 256, 1024};
     static const size_t quick[] = {1, 8, 32, 64, 256};
+    static const size_t wide[][2] = {{16, 16}, {32, 32}}; /* size, width */
     const size_t *sz = b->st->cfg.quick ? quick : full;
     size_t nsz = b->st->cfg.quick ? sizeof quick / sizeof *quick : sizeof full / sizeof *full;
     for (size_t i = 0; i < nsz; i++)
@@ -1196,6 +1236,40 @@ static void cases_chain(struct builder *b)
                 fill_one(c, 0, 0, sz[i]);
             }
         }
+    for (size_t i = 0; i < sizeof wide / sizeof *wide; i++) {
+        size_t n = wide[i][0], w = wide[i][1];
+        if (!group_on(b, "chain") || !fcb_chain_wide_usable(w))
+            continue;
+        for (int f = 0; f < FCB_NFUNCS; f++) {
+            struct fcb_case *c = new_case(b, f, "chain", n, 1, "%zu/w%zu", n, w);
+            if (c) {
+                c->chain = 1;
+                c->chain_w = (int)w;
+                fill_one(c, 0, 0, n);
+            }
+        }
+    }
+}
+
+/* Program patterns (fcb_prog.c says what each does and where its buffers lie):
+ * memcpy only, the function those programs call. */
+static void cases_prog(struct builder *b)
+{
+    if (!group_on(b, "prog"))
+        return;
+    for (size_t i = 0; i < fcb_nprog_defs; i++) {
+        const struct fcb_prog_def *p = &fcb_prog_defs[i];
+        size_t nops = fcb_prog_nops(p, b->cold_region);
+        if ((b->st->cfg.quick && !p->quick) || !nops)
+            continue;
+        struct fcb_case *c = new_case(b, FCB_MEMCPY, "prog", p->n, nops, "%s", p->key);
+        if (!c)
+            continue;
+        c->prog = p->prog;
+        c->param = (long)p->stride;
+        c->cold = p->prog == FCB_PROG_SQLITE; /* no warm-up: it streams from memory */
+        fcb_prog_layout(p, c->ops, nops);
+    }
 }
 
 /* The fleet size mixes: sizes drawn with the file's weights, source and destination
@@ -1669,7 +1743,7 @@ static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
     if (c->user)
         return im->flags & (FCB_I_LIBC | FCB_I_AUTO);
     if (im->flags & FCB_I_EMPTY)
-        return c->mix;
+        return c->mix || c->prog; /* prog: the caller's own share of the time */
     if (im->flags & FCB_I_LIMIT)
         return !strcmp(c->group, "ws");
     return 1;
@@ -1679,7 +1753,7 @@ static int impl_fits(const struct fcb_case *c, const struct fcb_impl *im)
 
 static const char fcb_func_list[] = "memcpy,memmove,memset";
 static const char fcb_group_list[] =
-    "sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread,chain,user";
+    "sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread,chain,prog,user";
 
 /* Every entry of `list` must be in `valid`; otherwise one line naming it. */
 static int check_list(const char *opt, const char *list, const char *valid, const char *what,
@@ -1904,6 +1978,8 @@ int fcb_setup(struct fcb_state *st)
         need = b.max_size + 8 * KiB;
     if ((group_on(&b, "cold") || cfg->tune) && b.cold_region + 8 * KiB > need)
         need = b.cold_region + 8 * KiB;
+    if (group_on(&b, "prog") && fcb_prog_arena(b.cold_region) > need)
+        need = fcb_prog_arena(b.cold_region);
     if (group_on(&b, "ws") && 4 * st->cache.l3 <= b.max_size && 4 * st->cache.l3 > need)
         need = 4 * st->cache.l3 + 8 * KiB;
     if (need < 256 * KiB)
@@ -1931,6 +2007,7 @@ int fcb_setup(struct fcb_state *st)
     cases_mix(&b);
     cases_mixread(&b);
     cases_chain(&b);
+    cases_prog(&b);
     cases_user(&b);
     if (check_cases(st))
         return FCB_EUSAGE;
@@ -2070,7 +2147,12 @@ void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
     switch (im->kind) {
     case FCB_K_COPY: {
         copy_fn fn = (copy_fn)im->fn;
-        if (c->chain)
+        if (c->prog)
+            fcb_prog_exec(c, fn, iters), j = c->cursor;
+        else if (c->chain && c->chain_w > 8)
+            fcb_sink = fcb_chain_copy_wide(fn, d + ops[0].doff, s + ops[0].soff, ops[0].n,
+                                           (size_t)c->chain_w, iters, fcb_sink);
+        else if (c->chain)
             FCB_CHAIN_LOOP(chain_put(q, v, w), fn(p, q, n));
         else if (c->readback)
             FCB_READBACK_LOOP(fn(p, s + ops[j].soff, n));
@@ -2080,7 +2162,10 @@ void fcb_exec(struct fcb_state *st, struct fcb_item *it, uint64_t iters)
     }
     case FCB_K_SET: {
         set_fn fn = (set_fn)im->fn;
-        if (c->chain)
+        if (c->chain && c->chain_w > 8)
+            fcb_sink = fcb_chain_set_wide(fn, d + ops[0].doff, ops[0].n, (size_t)c->chain_w,
+                                          iters, fcb_sink);
+        else if (c->chain)
             FCB_CHAIN_LOOP((void)q, fn(p, (int)(v & 0xff), n));
         else if (c->readback)
             FCB_READBACK_LOOP(fn(p, 0, n));

@@ -535,6 +535,8 @@ static void print_table(FILE *f)
                 else if (nc < 64)
                     cols[nc++] = j;
             }
+        if (libc < 0 && !nc)
+            continue; /* nothing of it ran (--targets keeps only what its rows need) */
         if (strcmp(block, prev_block)) {
             static char keep[64];
             snprintf(keep, sizeof keep, "%s", block);
@@ -671,6 +673,12 @@ struct tres {
     int proven;             /* the worst case's excess is outside the 95% interval */
     char worst_case[128];
     char peer[32];          /* scratch: the best peer of the case in hand */
+    int npeers;             /* FCB_T_EACH_PEER_GEO: one result per peer */
+    struct peer_res {
+        char name[24];
+        int state, ncases;
+        double value, lo, hi;   /* geometric mean; 95% interval of the per-sample one */
+    } peers[1 + FCB_MAX_WITH];
 };
 static struct tres *tres;
 
@@ -722,6 +730,19 @@ static int write_json(FILE *f, const char *path)
                 tres[t].ncases);
         jnum(f, "worst", tres[t].ncases ? tres[t].worst : NAN, 1);
         jnum(f, "limit", fcb_targets[t].limit, 0);
+        if (fcb_targets[t].kind == FCB_T_EACH_PEER_GEO) {
+            fprintf(f, ", \"peers\": [");
+            for (int p = 0; p < tres[t].npeers; p++) {
+                fprintf(f, "%s{\"peer\": \"%s\", \"state\": \"%s\", \"cases\": %d, ",
+                        p ? ", " : "", tres[t].peers[p].name,
+                        tres[t].peers[p].state ? "PASS" : "FAIL", tres[t].peers[p].ncases);
+                jnum(f, "value", tres[t].peers[p].value, 1);
+                jnum(f, "ci_lo", tres[t].peers[p].lo, 1);
+                jnum(f, "ci_hi", tres[t].peers[p].hi, 0);
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
         fprintf(f, "}");
     }
     fprintf(f, "\n  ]\n}\n");
@@ -735,6 +756,13 @@ static int target_case(const struct fcb_target *t, const struct fcb_case *c)
     char buf[256];
     const char *p = t->cases;
     if (c->size < t->min_size || (t->max_size && c->size > t->max_size))
+        return 0;
+    /* one regime of the size mixes: N calls replayed (N calls per sequence, also
+     * when --mix-ops N made it the only one), or the default sequence when it is
+     * longer than 4096 calls (random order: 65536 unless --mix-ops says) */
+    if (t->mix_ops && (!c->mix || (t->mix_ops == FCB_MIX_RANDOM
+                                       ? !c->mix_default || c->nops <= 4096
+                                       : (long)c->nops != t->mix_ops)))
         return 0;
     while (*p) {
         size_t len = strcspn(p, ",");
@@ -800,6 +828,85 @@ static double machine_limit_ns(int c)
     return shared ? res[r].s.median + wr : fmax(res[r].s.median, wr);
 }
 
+/* The impl a target row measures on case c: its impl, or "auto" for "dropin" in
+ * a static fcbench (which has no dropin); -1 when neither ran. */
+static int target_impl(const struct fcb_target *tg, int c)
+{
+    int a = find_item(c, tg->impl);
+    if (a < 0 && !strcmp(tg->impl, "dropin"))
+        a = find_item(c, "auto");
+    return a;
+}
+
+/* FCB_T_EACH_PEER_GEO: per peer (libc and every --with library that is not
+ * libfastcopy, in the run's order), over the row's cases where both ran, the
+ * geometric mean of the impl's median over the peer's, and the 95% Student t
+ * interval of the per-sample geometric mean (samples paired by index: processes
+ * with --processes, else rounds).  Fills tr; the number of peers that fail. */
+static int eval_each_peer(const struct fcb_target *tg, struct tres *tr)
+{
+    int fails = 0;
+    tr->npeers = 0;
+    tr->ncases = 0;
+    tr->worst = -INFINITY;
+    for (int i = 0; i < st.nimpls && tr->npeers < (int)(sizeof tr->peers / sizeof *tr->peers);
+         i++) {
+        const struct fcb_impl *im = &st.impls[i];
+        if (!FCB_IS_PEER(im->flags) || !strcmp(im->name, tg->impl))
+            continue;
+        int seen = 0;
+        for (int p = 0; p < tr->npeers && !seen; p++)
+            seen = !strcmp(tr->peers[p].name, im->name);
+        if (seen)
+            continue;
+        double logsum = 0, lsum[1000] = {0};
+        int n = 0, ns = 1000;
+        for (int c = 0; c < st.ncases; c++) {
+            if (!target_case(tg, &st.cases[c]))
+                continue;
+            int a = target_impl(tg, c), b = find_item(c, im->name);
+            if (a < 0 || b < 0 || !(res[a].s.median > 0) || !(res[b].s.median > 0))
+                continue;
+            logsum += log(res[a].s.median / res[b].s.median);
+            int k = st.items[a].nsamples < st.items[b].nsamples ? st.items[a].nsamples
+                                                                 : st.items[b].nsamples;
+            if (k < ns)
+                ns = k;
+            for (int q = 0; q < ns; q++)
+                lsum[q] += log(st.items[a].ns[q] / st.items[b].ns[q]);
+            n++;
+        }
+        if (!n)
+            continue;
+        struct peer_res *r = &tr->peers[tr->npeers++];
+        snprintf(r->name, sizeof r->name, "%s", im->name);
+        r->ncases = n;
+        r->value = exp(logsum / n);
+        r->lo = r->hi = NAN;
+        if (ns >= 2) {
+            double m = 0, ss = 0;
+            for (int q = 0; q < ns; q++)
+                m += lsum[q] / n;
+            m /= ns;
+            for (int q = 0; q < ns; q++)
+                ss += (lsum[q] / n - m) * (lsum[q] / n - m);
+            double half = fcb_t975(ns - 1) * sqrt(ss / (ns - 1) / ns);
+            r->lo = exp(m - half);
+            r->hi = exp(m + half);
+        }
+        r->state = r->value <= tg->limit;
+        fails += !r->state;
+        if (n > tr->ncases)
+            tr->ncases = n;
+        if (r->value > tr->worst) {
+            tr->worst = r->value;
+            snprintf(tr->worst_case, sizeof tr->worst_case, "vs %s", r->name);
+        }
+    }
+    tr->state = !tr->npeers ? -1 : !fails;
+    return fails;
+}
+
 /* all: print NOT MEASURED rows too (--targets); otherwise only measured targets,
  * and nothing at all when none is (a filtered run). */
 static int eval_targets(FILE *f, int all)
@@ -813,18 +920,34 @@ static int eval_targets(FILE *f, int all)
     for (size_t t = 0; t < fcb_ntargets; t++) {
         const struct fcb_target *tg = &fcb_targets[t];
         struct tres *tr = &tres[t];
+        if (tg->kind == FCB_T_EACH_PEER_GEO) {
+            fails += eval_each_peer(tg, tr);
+            if (tr->npeers && !header) {
+                fprintf(f, "\n# targets (fcb_targets.c; those this run measured)\n");
+                header = 1;
+            }
+            if (!tr->npeers && all)
+                fprintf(f, "NOT MEASURED %-18s %s  (%s: no matching cases/impls)\n", tg->id,
+                        tg->what, tg->source);
+            for (int p = 0; p < tr->npeers; p++)
+                fprintf(f, "%-4s %-18s %s  (%s): vs %s %.3f [95%% %.3f, %.3f], limit %.3f, "
+                           "%d cases\n",
+                        tr->peers[p].state ? "PASS" : "FAIL", tg->id, tg->what, tg->source,
+                        tr->peers[p].name, tr->peers[p].value, tr->peers[p].lo,
+                        tr->peers[p].hi, tg->limit, tr->peers[p].ncases);
+            continue;
+        }
         /* worst = the largest value, or the smallest for a GB/s floor */
         int floor = tg->kind == FCB_T_MIN_GBPS || tg->kind == FCB_T_LIMIT_FRAC;
-        int peer = tg->kind == FCB_T_PEER_RATIO || tg->kind == FCB_T_PEER_FLOOR;
+        int peer = tg->kind == FCB_T_PEER_RATIO || tg->kind == FCB_T_PEER_FLOOR ||
+                   tg->kind == FCB_T_PEER_MAX;
         int above = tg->kind == FCB_T_PEER_FLOOR || tg->kind == FCB_T_FLOOR_RATIO;
         double logsum = 0, worst = floor ? INFINITY : -INFINITY;
         int n = 0, nproven = 0; /* cases whose excess over the limit is proven */
         for (int c = 0; c < st.ncases; c++) {
             if (!target_case(tg, &st.cases[c]))
                 continue;
-            int a = find_item(c, tg->impl), b = peer ? best_peer(c) : find_item(c, tg->base);
-            if (a < 0 && !strcmp(tg->impl, "dropin")) /* a static fcbench has no dropin */
-                a = find_item(c, "auto");
+            int a = target_impl(tg, c), b = peer ? best_peer(c) : find_item(c, tg->base);
             int e = above ? find_item(c, "empty") : -1;
             double lim = tg->kind == FCB_T_LIMIT_FRAC ? machine_limit_ns(c) : NAN;
             if (a < 0 || (tg->kind != FCB_T_ABS_NS && !floor && b < 0) ||
@@ -846,7 +969,7 @@ static int eval_targets(FILE *f, int all)
                                  : lo > (tg->limit - 1) * mb;
             switch (tg->kind) {
             case FCB_T_DIFF_NS: v = ma - mb; break;
-            case FCB_T_RATIO: case FCB_T_PEER_RATIO: v = ma / mb; break;
+            case FCB_T_RATIO: case FCB_T_PEER_RATIO: case FCB_T_PEER_MAX: v = ma / mb; break;
             case FCB_T_PEER_FLOOR: case FCB_T_FLOOR_RATIO:
                 v = mb - me > 0 ? (ma - me) / (mb - me) : INFINITY;
                 break;
@@ -1246,7 +1369,8 @@ static void usage(void)
           "                      ratio, hot or cold, is smaller), hot or cold\n"
           "  --version           print the version and exit\n"
           "  --targets           run only what fcb_targets.c needs, print PASS/FAIL lines\n"
-          "                      (exit status 3 when one fails)\n"
+          "                      (a row against every peer: one line per peer; exit\n"
+          "                      status 3 when one fails)\n"
           "  --self-test         check the statistics; libc against itself must say\n"
           "                      \"no difference proven\"\n"
           "  --processes N       the whole run N times, each in a fresh process (its own\n"
@@ -1413,7 +1537,7 @@ int main(int argc, char **argv)
     /* Every group a target row names (fcb_targets.c): without mixread here its
      * row could only print NOT MEASURED. */
     if (targets && !st.cfg.groups)
-        st.cfg.groups = "user,sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread";
+        st.cfg.groups = "user,sizes,misal,pageend,dist,cold,ws,overlap,mix,mixread,chain,prog";
     int rc = fcb_setup(&st);
     if (rc)
         return rc == FCB_EUSAGE ? 2 : 1;

@@ -79,14 +79,51 @@ list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --func memcpy --group mix 2>&1) && e
 list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memcpy --group ws --impl auto 2>&1) && echo "$list" | grep -q '^memcpy/ws/L1 .* read write ntwrite' \
   && ok || bad "ws limit kernels not listed: $list"
 # chain: one case per size and function, every impl but the empty one (a chain
-# needs a call that writes what the next one reads)
-list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group chain 2>&1) \
-  && echo "$list" | grep -q '^memcpy/chain/8 .* libc .*auto' && echo "$list" | grep -q '^memset/chain/64 ' \
-  && [ "$(echo "$list" | grep -c '^mem[a-z]*/chain/')" -eq 15 ] && ! echo "$list" | grep -q '/chain/.* empty' \
-  && ok || bad "chain cases not listed: $list"
+# needs a call that writes what the next one reads); the 16- and 32-byte callers
+# (16/w16, 32/w32) where the CPU has one access that wide: x86_64 and aarch64 16,
+# x86_64 with AVX2 32.
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group chain 2>&1)
+w16=0 w32=0
+if echo "$list" | grep -q '^# fcbench .*, \(x86_64\|aarch64\), '; then w16=3; fi
+if echo "$list" | grep -q '^# fcbench .*, x86_64, ' && grep -qw avx2 /proc/cpuinfo 2>/dev/null; then w32=3; fi
+echo "$list" | grep -q '^memcpy/chain/8 .* libc .*auto' && echo "$list" | grep -q '^memset/chain/64 ' \
+  && [ "$(echo "$list" | grep -c '^mem[a-z]*/chain/[0-9]* ')" -eq 15 ] && ! echo "$list" | grep -q '/chain/.* empty' \
+  && [ "$(echo "$list" | grep -c '^mem[a-z]*/chain/16/w16  *16 .* libc .*auto')" -eq $w16 ] \
+  && [ "$(echo "$list" | grep -c '^mem[a-z]*/chain/32/w32  *32 .* libc .*auto')" -eq $w32 ] \
+  && ok || bad "chain cases not listed (want 15, $w16 16/w16, $w32 32/w32): $list"
 ${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --case 'memcpy/chain/8,memset/chain/64' \
     --csv "$tmp/c.csv" >/dev/null 2>"$tmp/err" && [ "$(grep -c '^mem[a-z]*,chain,' "$tmp/c.csv")" -eq 4 ] \
   && ok || bad "chain run: $(cat "$tmp/err")"
+if [ $w16 -gt 0 ]; then
+  wcases='memcpy/chain/16/w16,memmove/chain/16/w16,memset/chain/16/w16' want=6
+  [ $w32 -gt 0 ] && wcases="$wcases,memcpy/chain/32/w32,memset/chain/32/w32" want=10
+  ${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --case "$wcases" \
+      --csv "$tmp/w.csv" >/dev/null 2>"$tmp/err" && [ "$(grep -c '^mem[a-z]*,chain,.*/w[0-9]*,' "$tmp/w.csv")" -eq $want ] \
+    && ok || bad "wide chain run: $(cat "$tmp/err") $(cat "$tmp/w.csv")"
+fi
+# sizes and misal: the sizes just off a power of two (--quick: 4092 and 4100), in order
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memcpy --group sizes,misal 2>&1)
+for g in sizes misal; do
+  [ "$(echo "$list" | sed -n "s#^memcpy/$g/\([0-9]*\) .*#\1#p" | grep -x '40[0-9][0-9]\|41[0-9][0-9]' | tr '\n' ' ')" = "4092 4096 4100 " ] \
+    && ok || bad "$g: want 4092 4096 4100 in order: $list"
+done
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --func memset --group misal 2>&1)
+[ "$(echo "$list" | grep -c '^memset/misal/\(4092\|4095\|4097\|4100\|8188\|8196\|16380\) ')" -eq 7 ] \
+  && ok || bad "misal: want the 7 sizes off a power of two: $list"
+# prog: the program patterns, memcpy only, every impl and the empty one; a tiny run.
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group prog 2>&1)
+[ "$(echo "$list" | grep -c '^memcpy/prog/.* libc .*auto.* empty$')" -eq 5 ] \
+  && echo "$list" | grep -q '^memcpy/prog/sqlite  *4092 ' && echo "$list" | grep -q '^memcpy/prog/lz4/450560  *450560 ' \
+  && echo "$list" | grep -q '^memcpy/prog/fresh/4096  *4096 ' && ! echo "$list" | grep -q '^mem\(move\|set\)/prog/' \
+  && ok || bad "prog cases not listed: $list"
+list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --group prog 2>&1)
+[ "$(echo "$list" | grep -c '^memcpy/prog/')" -eq 9 ] && echo "$list" | grep -q '^memcpy/prog/sqlite-mmap  *4092 ' \
+  && ok || bad "prog: want 9 cases without --quick: $list"
+# (--l3 256K: arenas sized for what the prog cases reach, not only the cold region)
+${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --group prog --l3 256K \
+    --csv "$tmp/pg.csv" >/dev/null 2>"$tmp/err" && [ "$(grep -c '^memcpy,prog,' "$tmp/pg.csv")" -eq 15 ] \
+  && grep -q '^memcpy,prog,memcpy/prog/sqlite,4092,4384,libc,' "$tmp/pg.csv" \
+  && ok || bad "prog run: want 15 rows (libc, auto, empty on 5 cases): $(cat "$tmp/err") $(cat "$tmp/pg.csv")"
 # "dropin": the library's shared object through its exported names (not in a static fcbench)
 if [ "${FCB_STATIC:-0}" != 1 ]; then
   list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memset --group sizes --impl dropin 2>&1) \
