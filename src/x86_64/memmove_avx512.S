@@ -26,9 +26,10 @@
  *              vs 3.4 ns for glibc's straight-line at 384-512 B aligned)
  *   513..1024  first eight and last four (to 768) or eight, straight-line
  *   > 1024     loop of four 64-byte vectors with 64-byte-aligned stores; the first
- *              vector and the last four are loaded before the loop and stored after
- *              it (no remainder loop).  Backward when dst lies inside (src,
- *              src+n); backward too when dst lies 0..255 bytes after src modulo
+ *              vector is loaded before the loop, the last four after it (before
+ *              it when the loop's stores could reach them), and both are stored
+ *              after it (no remainder loop).  Backward when dst lies inside (src,
+ *              src+n); backward too when dst lies 1..255 bytes after src modulo
  *              4096 (4K aliasing), src is not inside (dst, dst+n) and the copy is
  *              shorter than fc_tun.alias_backward_stop (768-2048 B: 14.0-22.4 ns
  *              forward, 9.8-16.2 backward); forward otherwise.
@@ -131,18 +132,20 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * 65..255 B copies took 1.18-1.22x the time of the drop-in's (the same
          * instructions, one placed at 48 mod 64, the other at 0), and 256..4096 B
          * 1.03-1.05x; with this both are equal (Intel SPR-class VM, model 0xa7,
-         * 3-process fcbench).  zmm16-19 hold the first two and last two vectors
-         * for every class above this one. */
+         * 3-process fcbench).  zmm16 and zmm18 hold the first two vectors for
+         * every class above this one; each class up to 1024 B loads the last
+         * two into zmm19 and zmm17 (not here for all: above 1024 B the source's
+         * end is read after the loop, see .Lfwd_vec). */
         .p2align 6
 .Lmore_128:
         DROPIN_DIVERT_NEAR
         movq    %rdi, %rax
         vmovdqu64 (%rsi), %zmm16
         vmovdqu64 64(%rsi), %zmm18
-        vmovdqu64 -128(%rsi,%rdx), %zmm19
-        vmovdqu64 -64(%rsi,%rdx), %zmm17
         cmpq    $256, %rdx
         ja      .Lmore_256
+        vmovdqu64 -128(%rsi,%rdx), %zmm19
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
         vmovdqu64 %zmm16, (%rdi)
         vmovdqu64 %zmm18, 64(%rdi)
         vmovdqu64 %zmm19, -128(%rdi,%rdx)
@@ -224,6 +227,8 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
 .Lmore_256:
         cmpq    $512, %rdx
         ja      .Lmore_512
+        vmovdqu64 -128(%rsi,%rdx), %zmm19
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
         vmovdqu64 128(%rsi), %zmm20
         vmovdqu64 192(%rsi), %zmm21
         vmovdqu64 -192(%rsi,%rdx), %zmm22
@@ -251,12 +256,13 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * before the first store; a class to 2048 in all 32 registers (with
          * vzeroupper) lost 1-6% on Uniform384To4096 (docs/kernels-x86_64.md).
          * rep movsb and non-temporal stores are not considered below 1025 B,
-         * whatever the tunables say.  zmm16-19 hold the first two and last two
-         * vectors. */
+         * whatever the tunables say. */
         .p2align 6
 .Lmore_512:
         cmpq    $1024, %rdx
         ja      .Lmore_1024
+        vmovdqu64 -128(%rsi,%rdx), %zmm19
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
         vmovdqu64 128(%rsi), %zmm20
         vmovdqu64 192(%rsi), %zmm21
         vmovdqu64 256(%rsi), %zmm22
@@ -337,7 +343,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         ret
 
 .Lfwd_vec:
-        /* 4K aliasing: when dst sits 0..255 bytes after src modulo 4096, each
+        /* 4K aliasing: when dst sits 1..255 bytes after src modulo 4096, each
          * forward iteration's loads hit addresses whose low 12 bits match the
          * stores just made (the core's store-to-load check compares only those
          * bits), so every load waits for the stores.  Copy backward instead when
@@ -346,19 +352,35 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * the L1 the backward loop loses, see the x86 policy).  Measured here at
          * 768-2048 B, src+1/dst+3: 14.0-22.4 ns forward, 9.8-16.2 backward
          * (glibc 11.6-17.7; it goes backward too). */
-        testl   $0xf00, %ecx
-        jnz     1f
+        leal    -1(%rcx), %r8d          /* d = dst - src mod 4096 in 1..255: */
+        andl    $4095, %r8d             /* d = 0 loads nothing a store of */
+        cmpl    $255, %r8d              /* this call just made (numpy: */
+        jae     1f                      /* docs/real-programs.md) */
         cmpq    ALIAS_BACKWARD_STOP(%rip), %rdx
         jae     1f
         movq    %rcx, %r8
         addq    %rdx, %r8
         jnc     .Lbackward
 1:
-        /* Load the last four vectors; the loop then needs no remainder. */
-        vmovdqu64 -256(%rsi,%rdx), %zmm18
+        /* The last four vectors (then the loop needs no remainder), loaded
+         * after the loop when its stores cannot reach them (src - dst >= 256,
+         * unsigned: r11 = where they come from), so that the source is read
+         * in address order to its end; before it otherwise (r11 = 0).  sqlite
+         * reading BLOBs, Zen 4: 1.23x glibc's CPU time against 1.34x
+         * (docs/real-programs.md).  zmm16 (the first vector) is the only one
+         * loaded before this point. */
+        movq    %rsi, %r11
+        subq    %rdi, %r11
+        cmpq    $256, %r11
+        jb      2f
+        leaq    -256(%rsi,%rdx), %r11
+        jmp     3f
+2:      vmovdqu64 -256(%rsi,%rdx), %zmm18
         vmovdqu64 -192(%rsi,%rdx), %zmm19
         vmovdqu64 -128(%rsi,%rdx), %zmm20
-        leaq    -256(%rdi,%rdx), %r10   /* r10 = where the last four go */
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
+        xorl    %r11d, %r11d
+3:      leaq    -256(%rdi,%rdx), %r10   /* r10 = where the last four go */
         movq    %rdi, %r9               /* r9 = original dst */
         movl    %edi, %ecx
         andl    $63, %ecx
@@ -366,7 +388,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         subq    %rcx, %rsi              /* src += skew (1..64) */
         subq    %rcx, %rdi              /* dst += skew: 64-byte aligned */
         cmpq    %r10, %rdi
-        jae     .Lfwd_tail              /* (only if the skew covers all: defensive) */
+        jae     .Lfwd_end               /* (only if the skew covers all: defensive) */
         cmpq    NT_THRESHOLD(%rip), %rdx
         jae     .Lfwd_nt_check
 
@@ -384,6 +406,13 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         addq    $256, %rdi
         cmpq    %r10, %rdi
         jb      .Lfwd_loop
+.Lfwd_end:
+        testq   %r11, %r11
+        jz      .Lfwd_tail
+        vmovdqu64 (%r11), %zmm18
+        vmovdqu64 64(%r11), %zmm19
+        vmovdqu64 128(%r11), %zmm20
+        vmovdqu64 192(%r11), %zmm17
 .Lfwd_tail:
         vmovdqu64 %zmm18, (%r10)
         vmovdqu64 %zmm19, 64(%r10)
@@ -417,12 +446,13 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         cmpq    %r10, %rdi
         jb      .Lfwd_nt
         sfence
-        jmp     .Lfwd_tail
+        jmp     .Lfwd_end
 
         /* Backward: dst inside (src, src+n).  Never rep movsb (slow backwards)
          * nor non-temporal (the buffers overlap). */
         .p2align 4
 .Lbackward:
+        vmovdqu64 -64(%rsi,%rdx), %zmm17
         vmovdqu64 64(%rsi), %zmm18
         vmovdqu64 128(%rsi), %zmm19
         vmovdqu64 192(%rsi), %zmm20

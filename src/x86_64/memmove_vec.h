@@ -14,7 +14,7 @@
  *                and the last four are loaded before the loop and stored after it,
  *                so there is no remainder loop.  Forward when dst is not inside
  *                (src, src+n), backward otherwise, and backward too for copies
- *                below alias_backward_stop with dst 0..255 bytes after src
+ *                below alias_backward_stop with dst 1..255 bytes after src
  *                modulo 4096 (4K aliasing).  Non-temporal stores from
  *                fc_tun.nt_threshold when the buffers do not overlap; "erms"
  *                adds rep movsb for [rep_movsb_threshold, rep_movsb_stop).
@@ -67,16 +67,26 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
             return dst;
         }
 #endif
-        /* 4K aliasing: dst 0..255 bytes after src modulo 4096 makes each forward
+        /* 4K aliasing: dst 1..255 bytes after src modulo 4096 makes each forward
          * iteration's loads wait on the stores just made; go backward instead,
          * if src is not inside (dst, dst+n) and the copy is below
          * alias_backward_stop (see memmove_avx512.S and the x86 policy). */
-        if (!(diff & 0xf00) && n < fc_tun.alias_backward_stop && diff + n >= n)
+        if (((diff - 1) & 4095) < 255 && n < fc_tun.alias_backward_stop && diff + n >= n)
             goto backward;
         int disjoint = (uintptr_t)s + n <= (uintptr_t)d || (uintptr_t)d + n <= (uintptr_t)s;
-        VEC first = LOADU(s);
-        VEC t0 = LOADU(s + n - 4 * VS), t1 = LOADU(s + n - 3 * VS),
-            t2 = LOADU(s + n - 2 * VS), t3 = LOADU(s + n - VS);
+        /* The last four vectors after the loop when its stores cannot reach
+         * them (src - dst >= 4 vectors, unsigned), so that the source is read
+         * in address order to its end; before it otherwise (as in
+         * memmove_avx512.S; docs/real-programs.md). */
+        const fc_u8 *tail = s + n - 4 * VS;
+        int late = (uintptr_t)s - (uintptr_t)d >= 4 * VS;
+        VEC first = LOADU(s), t0, t1, t2, t3;
+        if (!late) {
+            t0 = LOADU(tail);
+            t1 = LOADU(tail + VS);
+            t2 = LOADU(tail + 2 * VS);
+            t3 = LOADU(tail + 3 * VS);
+        }
         fc_u8 *end = dst + n - 4 * VS;
         size_t skew = VS - ((uintptr_t)d & (VS - 1));
         d += skew;
@@ -100,6 +110,12 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
                 STOREA(d + 2 * VS, c);
                 STOREA(d + 3 * VS, e);
             }
+        }
+        if (late) {
+            t0 = LOADU(tail);
+            t1 = LOADU(tail + VS);
+            t2 = LOADU(tail + 2 * VS);
+            t3 = LOADU(tail + 3 * VS);
         }
         STOREU(end, t0);
         STOREU(end + VS, t1);

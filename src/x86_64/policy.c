@@ -203,7 +203,7 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
     d->tun.rep_movsb_threshold = has(c, FC_X86_FSRM) ? 2048 : 4096;
     d->tun.rep_movsb_stop = d->tun.nt_threshold;
     d->tun.rep_stosb_threshold = 2048; /* glibc's figure for Intel */
-    /* 4K aliasing (memmove_avx512.S, memmove_vec.h): with dst 0..255 bytes after src modulo 4096
+    /* 4K aliasing (memmove_avx512.S, memmove_vec.h): with dst 1..255 bytes after src modulo 4096
      * a forward loop's loads wait on the stores just made; backward avoids that
      * while src and dst fit in the L1d together, and loses once they do not (the
      * L1 prefetchers follow ascending streams).  Measured on Zen 5 (48 KiB L1d),
