@@ -53,7 +53,7 @@ enum fc_tun_index {
 /* Where a variant or a tunable's value came from (fastcopy-info shows it). */
 enum fc_source { FC_FROM_POLICY, FC_FROM_FILE, FC_FROM_ENV };
 
-#define FC_WHY_LEN 160
+#define FC_WHY_LEN 256
 #define FC_TUNING_LEN 320
 struct fc_decision {
     unsigned char sel[FC_NFUNCS];       /* selected variant index per function */

@@ -8,8 +8,8 @@
  *
  * A row: the CPU facts | memcpy memmove memset | every x86_64 tunable | the label
  * (fc_x86_uarch).  A change to the policy shows as the rows it changes.  The
- * why-lines are not compared (their wording may change); --why prints them and
- * fails on one that is truncated or empty. */
+ * why-lines are not compared (their wording may change; --why prints them), but
+ * each must be a whole line (not truncated) that starts with the row's label. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,9 +129,9 @@ static void row(unsigned vendor, unsigned family, unsigned model, uint32_t feat,
     put(" | %s\n", label);
     for (int fn = 0; fn < FC_NFUNCS; fn++) {
         size_t n = strnlen(d.why[fn], FC_WHY_LEN);
-        if (show_why && (n >= FC_WHY_LEN - 1 || n < 10)) {
-            fprintf(stderr, "%s: why-line truncated or too short: %.*s\n", fc_func_name(fn),
-                    (int)n, d.why[fn]);
+        if (n >= FC_WHY_LEN - 1 || n < 10 || strncmp(d.why[fn], label, strlen(label))) {
+            fprintf(stderr, "%s: why-line truncated, too short or not starting with \"%s\": %.*s\n",
+                    fc_func_name(fn), label, (int)n, d.why[fn]);
             bad_why = 1;
         }
         if (show_why)
