@@ -452,7 +452,8 @@ static void test_profile_table(void **s)
         } else {
             assert_true(p->evidence[0] || p->basis[0]);
         }
-        assert_true(p->nt_threshold & FC_X86_RULE);
+        assert_true(FC_X86_IS_L3(p->nt_threshold) || !(p->nt_threshold & FC_X86_RULE));
+        assert_true(p->nt_threshold != 0);
         assert_true(p->rep_movsb_threshold && p->rep_movsb_stop && p->rep_stosb_threshold);
         const unsigned char *lists[] = {p->memcpy, p->memmove, p->memset};
         for (int f = 0; f < FC_NFUNCS; f++)

@@ -76,7 +76,8 @@ static uint64_t l3_plausible(const struct fc_x86_cpu *c)
 static uint64_t nt_threshold(const struct fc_x86_cpu *c, const struct fc_x86_profile *p)
 {
     uint64_t l3 = l3_plausible(c), num = (p->nt_threshold >> 4) & 15, den = p->nt_threshold & 15;
-    uint64_t t = (l3 ? l3 : L3_ASSUMED) / den * num;
+    uint64_t t = FC_X86_IS_L3(p->nt_threshold) ? (l3 ? l3 : L3_ASSUMED) / den * num
+                                               : p->nt_threshold;
     if (p->nt_guest_cap && has(c, FC_X86_HYPERVISOR) && t > p->nt_guest_cap)
         t = p->nt_guest_cap;
     return t < NT_MIN ? NT_MIN : t > NT_MAX ? NT_MAX : t;

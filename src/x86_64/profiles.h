@@ -38,8 +38,10 @@ enum fc_x86_class {
 #define FC_X86_L1D_HALF (FC_X86_RULE | 2) /* L1d/2 for an L1d of 16-256 KiB, else 16 KiB */
 #define FC_X86_L2_4M (FC_X86_RULE | 3)    /* the L2 when 4-16 MiB, else 4 MiB; plus 1 */
 #define FC_X86_FSRM_2K (FC_X86_RULE | 4)  /* 2 KiB with FSRM, else 4 KiB (glibc's) */
-/* nt_threshold: num/den of the L3 this core shares (a believable one, else 32 MiB) */
+/* nt_threshold: num/den of the L3 this core shares (a believable one, else 32 MiB),
+ * or a size */
 #define FC_X86_L3(num, den) (FC_X86_RULE | 0x100 | ((num) << 4) | (den))
+#define FC_X86_IS_L3(v) (((v) >> 8) == ((FC_X86_RULE | 0x100) >> 8))
 
 /* A preferred variant: its index + 1 (0 ends the list); FC_X86_REP marks one
  * that relies on fast rep movsb/stosb, skipped without ERMS. */
