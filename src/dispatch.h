@@ -2,6 +2,7 @@
 #ifndef FC_DISPATCH_H
 #define FC_DISPATCH_H
 #include "fc_internal.h"
+#include "arch.h" /* fc_cpu_t */
 #include "fc_asm.h" /* FC_ASM_BEGIN/END, for the functions defined in asm below */
 
 /* Probe + policy + overrides, once per process; safe inside resolvers. */
@@ -11,6 +12,9 @@ FC_HIDDEN const struct fc_decision *fc_decide_runtime(void);
 /* The arch's CPU facts struct as probed (type per arch.h). */
 FC_HIDDEN const void *fc_cpu_facts(void);
 FC_HIDDEN const char *fc_selected_reason(const char *func);
+/* The FASTCOPY_* variables and the tuning file over the policy's decision d for
+ * cpu (settings.c); safe inside resolvers. */
+FC_HIDDEN void fc_apply_settings(const fc_cpu_t *cpu, struct fc_decision *d);
 
 #ifdef FC_NO_IFUNC
 /* Binding where the C library has no GNU IFUNC (musl; meson defines FC_NO_IFUNC).

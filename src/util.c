@@ -53,6 +53,39 @@ void fc_bytezero(void *p, size_t n)
         *b++ = 0;
 }
 
+void fc_bytecopy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const volatile unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+}
+
+/* "123", "64K", "24M", "1G" (binary units) -> bytes: 1, or 0 on a syntax error. */
+int fc_parse_size(const char *s, size_t *out)
+{
+    uint64_t v = 0;
+    if (*s < '0' || *s > '9')
+        return 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        if (v > ((uint64_t)1 << 50))
+            return 0;
+        v = v * 10 + (uint64_t)(*s - '0');
+    }
+    int shift = 0;
+    if (*s == 'k' || *s == 'K')
+        shift = 10, s++;
+    else if (*s == 'm' || *s == 'M')
+        shift = 20, s++;
+    else if (*s == 'g' || *s == 'G')
+        shift = 30, s++;
+    if (*s || v > ((uint64_t)1 << 50) >> shift)
+        return 0;
+    v <<= shift;
+    *out = (size_t)v;
+    return 1;
+}
+
 void fc_decision_set(struct fc_decision *d, int f, int idx, const char *why1, const char *why2)
 {
     d->sel[f] = (unsigned char)(idx < 0 ? 0 : idx);
