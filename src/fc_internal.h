@@ -95,8 +95,8 @@ FC_HIDDEN void fc_strcat_num(char *dst, size_t cap, const char *label, uint64_t 
 FC_HIDDEN void fc_bytezero(void *p, size_t n);
 /* Copies n bytes one at a time (a compiler cannot make it a call to memcpy). */
 FC_HIDDEN void fc_bytecopy(void *dst, const void *src, size_t n);
-/* "4096", "64K", "32M", "1G" -> bytes: 1, or 0 on a syntax error (util.c has the
- * grammar). */
+/* "4096", "64K", "64KiB", "32M", "1G", "0x1000" -> bytes: 1, or 0 on a syntax error
+ * or a value above 2^62 (util.c has the grammar). */
 FC_HIDDEN int fc_parse_size(const char *s, size_t *out);
 /* d->sel[f] = idx (0, the portable variant, when idx < 0), d->why[f] = why1 why2:
  * the one way every architecture's policy records a choice. */
