@@ -10,7 +10,8 @@
  *           names, indices, the kernel pickers, fc_variants(), the overrides, tests
  *           and benchmark all derive from it, so a variant is its kernel file (with
  *           its build entry), one row there and the policy rule that picks it.
- *   dispatch(src/dispatch.c) resolvers, environment overrides, fc_variants().
+ *   dispatch(src/dispatch.c) resolvers, fc_variants(); settings (src/settings.c) the
+ *           FASTCOPY_* overrides and the tuning file.
  *
  * Resolvers may run before this library's own relocations have been applied (a
  * preloaded library is relocated after the libraries that reference memcpy), so
