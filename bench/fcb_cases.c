@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "fastcopy.h"
 #include "fcb.h"
+#include "fc_internal.h" /* fc_parse_size */
 
 typedef void *(*copy_fn)(void *, const void *, size_t);
 typedef void *(*set_fn)(void *, int, size_t);
@@ -83,33 +84,10 @@ void fcb_config_default(struct fcb_config *c)
     c->progress = 1;
 }
 
+/* The library's size grammar (fc_parse_size, src/util.c): one for both. */
 static int parse_size(const char *s, size_t *out)
 {
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s)
-        return -1;
-    int shift = 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    default: break;
-    }
-    if (shift && v > (~0ull >> shift))
-        return -1;
-    v <<= shift;
-    if (*end == 'i' && end[1] == 'B')
-        end += 2;
-    else if (*end == 'B')
-        end++;
-    if (*end || v > (size_t)-1)
-        return -1;
-    *out = (size_t)v;
-    return 0;
+    return fc_parse_size(s, out) ? 0 : -1;
 }
 
 /* A whole decimal (or 0x) number, nothing after it. */

@@ -58,6 +58,11 @@ static const char *const tun_env[FC_NTUN] = {
 #include "tunables.def"
 #undef FC_TUNABLE
 };
+static const size_t tun_min[FC_NTUN] = {
+#define FC_TUNABLE(field, env, arch, min, max, meaning) min,
+#include "tunables.def"
+#undef FC_TUNABLE
+};
 static const char *const tun_arch[FC_NTUN] = {
 #define FC_TUNABLE(field, env, arch, min, max, meaning) arch,
 #include "tunables.def"
@@ -565,6 +570,161 @@ static void fmt_size(char *buf, size_t cap, size_t v)
     fc_strcat_size(buf, cap, v);
 }
 
+/* ---- the row ---- */
+
+/* One key of the profile row, as the tuning file and the table name it. */
+struct row_line {
+    const char *key;
+    char policy[24], value[24];
+    int changed, proven;
+    int unsettable; /* the policy's value is outside what a file may set (0 = off) */
+    char where[96];
+};
+
+/* The row as the tuning file's body: a proven value set (with where it was
+ * measured to differ), the rest comments holding the policy's value. */
+static void write_row(FILE *f, const struct row_line *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (l[i].proven)
+            fprintf(f, "%s = %s  # measured: %s\n", l[i].key, l[i].value, l[i].where);
+        else if (l[i].changed)
+            fprintf(f, "# %s = %s  (the policy's; this run read %s, not proven)\n", l[i].key,
+                    l[i].policy, l[i].value);
+        else
+            fprintf(f, "# %s = %s  (the policy's%s)\n", l[i].key, l[i].policy,
+                    l[i].unsettable ? "; outside the range a file may set" : "");
+    }
+}
+
+#if defined(__x86_64__)
+#include "profiles.h"
+
+/* A size as the table writes it: "32 * KiB", "4 * MiB + 1", "4097". */
+static void c_size(char *buf, size_t cap, uint64_t v)
+{
+    const char *unit[] = {"", " * KiB", " * MiB", " * GiB"};
+    int plus = v > 1024 && v % 1024 == 1, u = 0;
+    uint64_t m = v - (uint64_t)plus;
+    if (v >= FC_TUN_MAX) {
+        snprintf(buf, cap, "FC_TUN_MAX");
+        return;
+    }
+    while (u < 3 && m >= 1024 && m % 1024 == 0)
+        m /= 1024, u++;
+    if (!u)
+        m = v, plus = 0;
+    snprintf(buf, cap, "%llu%s%s", (unsigned long long)m, unit[u], plus ? " + 1" : "");
+}
+
+/* A field of a profile row as written in profiles.c: a rule or a size. */
+static void c_field(char *buf, size_t cap, uint64_t v)
+{
+    if (v == FC_X86_NT)
+        snprintf(buf, cap, "FC_X86_NT");
+    else if (v == FC_X86_L1D_HALF)
+        snprintf(buf, cap, "FC_X86_L1D_HALF");
+    else if (v == FC_X86_L2_4M)
+        snprintf(buf, cap, "FC_X86_L2_4M");
+    else if (v == FC_X86_FSRM_2K)
+        snprintf(buf, cap, "FC_X86_FSRM_2K");
+    else if (FC_X86_IS_L3(v))
+        snprintf(buf, cap, "FC_X86_L3(%u, %u)", (unsigned)(v >> 4 & 15), (unsigned)(v & 15));
+    else
+        c_size(buf, cap, v);
+}
+
+static void c_list(FILE *f, const char *field, int func, const unsigned char *list, int proven,
+                   const char *value)
+{
+    fprintf(f, "%s.%s = {", func == FC_MEMMOVE ? " " : "\n        ", field);
+    if (proven) {
+        fprintf(f, func == FC_MEMSET ? "FC_X86_SET(%s)" : "FC_X86_COPY(%s)", value);
+    } else {
+        for (int k = 0; k < 3 && list[k]; k++)
+            fprintf(f, func == FC_MEMSET ? "%sFC_X86_SET(%s)%s" : "%sFC_X86_COPY(%s)%s",
+                    k ? ", " : "", fc_x86_variant_name(func, (list[k] & ~FC_X86_REP) - 1u),
+                    list[k] & FC_X86_REP ? " | FC_X86_REP" : "");
+    }
+    fprintf(f, "},");
+}
+
+/* " .key = text,", on a new line when the current one would pass 92 columns. */
+static int c_item(FILE *f, int col, const char *key, const char *text)
+{
+    int w = (int)(strlen(key) + strlen(text)) + 6;
+    if (col + w > 92) {
+        fprintf(f, "\n       ");
+        col = 7;
+    }
+    fprintf(f, " .%s = %s,", key, text);
+    return col + w;
+}
+
+/* The profile table's row for this CPU: the measured value of each proven key
+ * (a rep window ending or starting at nt_threshold as FC_X86_NT), the row this
+ * CPU had for the rest; paste it as a new class's row (docs/evidence/README.md). */
+static void print_c_row(FILE *f, const fc_cpu_t *cpu, const struct fc_tunables *now,
+                        const struct row_line *l, int n)
+{
+    unsigned cls = fc_x86_classify(cpu);
+    const struct fc_x86_profile *me = &fc_x86_profiles[cls];
+    const struct fc_x86_profile *p = me->like ? &fc_x86_profiles[me->like - 1] : me;
+    const unsigned char *lists[FC_NFUNCS] = {p->memcpy, p->memmove, p->memset};
+    fprintf(f, "# as a row of src/x86_64/profiles.c (this CPU: %s):\n", me->name);
+    fprintf(f, "    [FC_X86_NEW_CLASS] = {.name = \"%s\", .evidence = \"\",", me->name);
+    int col = 99; /* the column of the line being written: a new line first */
+    for (int i = 0; i < n; i++) {
+        int func = i < FC_NFUNCS ? i : -1;
+        if (func >= 0) {
+            c_list(f, l[i].key, func, lists[func], l[i].proven, l[i].value);
+            continue;
+        }
+        unsigned t;
+        for (t = 0; t < FC_NTUN && strcmp(tun_key[t], l[i].key); t++)
+            ;
+        uint64_t raw = 0, v = *tfield((struct fc_tunables *)now, t);
+        /* the row's own field of the same name */
+#define FC_X86_ROW_FIELD(name) if (!strcmp(l[i].key, #name)) raw = p->name;
+        FC_X86_ROW_FIELD(nt_threshold)
+        FC_X86_ROW_FIELD(rep_movsb_threshold)
+        FC_X86_ROW_FIELD(rep_movsb_stop)
+        FC_X86_ROW_FIELD(rep_stosb_threshold)
+        FC_X86_ROW_FIELD(rep_stosb_stop)
+        FC_X86_ROW_FIELD(rep_stosb_resume)
+        FC_X86_ROW_FIELD(alias_backward_stop)
+        FC_X86_ROW_FIELD(memset_masked_max)
+        FC_X86_ROW_FIELD(memset_adaptive_min)
+        FC_X86_ROW_FIELD(memset_adaptive_stop)
+#undef FC_X86_ROW_FIELD
+        char text[48];
+        if (!l[i].proven)
+            c_field(text, sizeof text, raw);
+        else if (t != FC_T_nt_threshold && v == now->nt_threshold &&
+                 strncmp(l[i].key, "rep_", 4) == 0)
+            snprintf(text, sizeof text, "FC_X86_NT");
+        else
+            c_size(text, sizeof text, v);
+        if (strcmp(text, "0") || l[i].proven)
+            col = c_item(f, col, l[i].key, text);
+    }
+    if (p->nt_guest_cap) {
+        char text[48];
+        c_size(text, sizeof text, p->nt_guest_cap);
+        col = c_item(f, col, "nt_guest_cap", text);
+    }
+    if (p->flags & FC_X86_REP_NEEDS_ERMS)
+        c_item(f, col, "flags", "FC_X86_REP_NEEDS_ERMS");
+    fprintf(f, "},\n");
+}
+#else
+static void print_c_row(FILE *f, const fc_cpu_t *cpu, const struct fc_tunables *now,
+                        const struct row_line *l, int n)
+{
+    (void)f, (void)cpu, (void)now, (void)l, (void)n; /* no profile table here yet */
+}
+#endif
+
 /* 1 when this runs under a user-mode emulator: qemu-user leaves the process its
  * own name ("qemu-aarch64") in /proc/self/status. */
 static int emulated(void)
@@ -616,7 +776,7 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
     }
     if (emulated() && !o->child_out)
         fprintf(stderr, "fcbench: tune: this looks like an emulator (QEMU): its timings mean "
-                        "nothing; the file is written all the same (for tests)\n");
+                        "nothing (one process: the file, if any, sets nothing)\n");
     int nc = plan(cuts);
     say("%d cut-overs and %d variant choices to time (%s objective%s)", nc, FC_NFUNCS,
         objname[o->objective], o->quick ? ", --quick" : "");
@@ -687,10 +847,31 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
                                              now.rep_movsb_threshold, now.rep_movsb_stop,
                                              now.nt_threshold);
 
+    /* What counts as proven: a verdict whose 95% interval held across two or more
+     * processes (each process's mean one sample); --quick is a smoke run. */
+    int provable = nproc > 1 && !o->quick;
+
     /* the table */
     printf("\n# fcbench --tune (%s objective): %s\n", objname[o->objective],
            "time ratios are new/old where the value changed (< 1 = faster)");
     printf("%-22s %10s %10s  %s\n", "tunable", "policy", "measured", "where it changed");
+    struct row_line lines[FC_NTUN + FC_NFUNCS];
+    int nlines = 0;
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        struct row_line *l = &lines[nlines++];
+        l->key = fc_func_name(f);
+        snprintf(l->policy, sizeof l->policy, "%s", fc_arch_variant_name(f, vars[f].def));
+        snprintf(l->value, sizeof l->value, "%s", fc_arch_variant_name(f, vars[f].out));
+        l->changed = vars[f].out != vars[f].def;
+        l->unsettable = 0;
+        l->where[0] = 0;
+        if (l->changed)
+            snprintf(l->where, sizeof l->where, "hot sizes %.2fx, fleet mixes %.2fx",
+                     vars[f].gain_hot, vars[f].gain_cold);
+        l->proven = provable && l->changed;
+        printf("%-22s %10s %10s  %s\n", l->key, l->policy, l->value,
+               l->changed ? l->where : "unchanged");
+    }
     for (unsigned t = 0; t < FC_NTUN; t++) {
         int k;
         for (k = 0; k < nc; k++) {
@@ -700,35 +881,55 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
             if (hit)
                 break;
         }
-        if (k == nc && !(t == FC_T_rep_movsb_stop && now.rep_movsb_stop != base.rep_movsb_stop))
+        if (!tun_here(t))
             continue;
-        char a[24], b[24], lo[24], hi[24];
-        fmt_size(a, sizeof a, *tfield(&base, t));
-        fmt_size(b, sizeof b, *tfield(&now, t));
-        if (*tfield(&base, t) == *tfield(&now, t))
-            printf("%-22s %10s %10s  unchanged\n", tun_key[t], a, b);
-        else if (k < nc && cuts[k].r.lo_size) {
+        struct row_line *l = &lines[nlines++];
+        l->key = tun_key[t];
+        fmt_size(l->policy, sizeof l->policy, *tfield(&base, t));
+        fmt_size(l->value, sizeof l->value, *tfield(&now, t));
+        l->changed = *tfield(&base, t) != *tfield(&now, t);
+        l->proven = provable && l->changed;
+        l->unsettable = *tfield(&base, t) < tun_min[t];
+        l->where[0] = 0;
+        if (l->changed && k < nc && cuts[k].r.lo_size) {
+            char lo[24], hi[24];
             fmt_size(lo, sizeof lo, cuts[k].r.lo_size);
             fmt_size(hi, sizeof hi, cuts[k].r.hi_size);
-            printf("%-22s %10s %10s  sizes %s-%s: %s %.2fx, %s %.2fx\n", tun_key[t], a, b, lo,
-                   hi, regime_name(&cuts[k], 0), cuts[k].r.gain_hot, regime_name(&cuts[k], 1),
-                   cuts[k].r.gain_cold);
-        } else
-            printf("%-22s %10s %10s  (follows nt_threshold)\n", tun_key[t], a, b);
-    }
-    for (int f = 0; f < FC_NFUNCS; f++) {
-        const char *a = fc_arch_variant_name(f, vars[f].def);
-        const char *b = fc_arch_variant_name(f, vars[f].out);
-        if (vars[f].out == vars[f].def)
-            printf("%-22s %10s %10s  unchanged\n", fc_func_name(f), a, b);
-        else
-            printf("%-22s %10s %10s  hot sizes %.2fx, fleet mixes %.2fx\n", fc_func_name(f), a,
-                   b, vars[f].gain_hot, vars[f].gain_cold);
+            snprintf(l->where, sizeof l->where, "sizes %s-%s: %s %.2fx, %s %.2fx", lo, hi,
+                     regime_name(&cuts[k], 0), cuts[k].r.gain_hot, regime_name(&cuts[k], 1),
+                     cuts[k].r.gain_cold);
+        } else if (l->changed) {
+            snprintf(l->where, sizeof l->where, "(follows nt_threshold)");
+        }
+        if (k < nc || l->changed)
+            printf("%-22s %10s %10s  %s\n", l->key, l->policy, l->value,
+                   l->changed ? l->where : "unchanged");
     }
 
-    /* the file */
+    /* the row: the tuning file's body, and (x86_64) the profile table's row */
     char ident[FC_IDENTITY_LEN], when[32];
     fc_arch_identity(cpu, ident, sizeof ident);
+    int nproven = 0;
+    for (int i = 0; i < nlines; i++)
+        nproven += lines[i].proven;
+    if (o->quick)
+        printf("\n# SMOKE RUN (--quick): nothing here is proven and no file is written;\n"
+               "# the row as this run read it:\n");
+    else
+        printf("\n# the profile row this run measured (%d process%s: %d value%s proven across "
+               "processes%s):\n", nproc, nproc > 1 ? "es" : "", nproven, nproven == 1 ? "" : "s",
+               nproc > 1 ? "" : "; one process proves nothing, run --processes 2 or more");
+    printf("# cpu: %s\n", ident);
+    write_row(stdout, lines, nlines);
+    print_c_row(stdout, cpu, &now, lines, nlines);
+    if (o->quick) {
+        printf("\nno file written (--quick is a smoke run: `fcbench --tune` measures in %d "
+               "processes and writes what it proves) (%.0f s)\n",
+               fcb_tune_default_processes(), (fcb_now_ns() - t0) / 1e9);
+        goto out;
+    }
+
+    /* the file: the CPU it was measured on, then the row */
     time_t tnow = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d", gmtime(&tnow));
     FILE *out = fopen(o->out, "w");
@@ -740,41 +941,25 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
     char procs[32] = "";
     if (nproc > 1)
         snprintf(procs, sizeof procs, " --processes %d", nproc);
-    fprintf(out, "%s; cpu: %s; libfastcopy %s; fcbench --tune%s%s --objective %s, %s\n",
-            FC_TUNING_MAGIC, ident, fc_version(), o->quick ? " --quick" : "", procs,
-            objname[o->objective], when);
+    fprintf(out, "%s; cpu: %s; libfastcopy %s; fcbench --tune%s --objective %s, %s\n",
+            FC_TUNING_MAGIC, ident, fc_version(), procs, objname[o->objective], when);
     fprintf(out, "# Read by libfastcopy at load time (FASTCOPY_TUNING=this file, or installed as\n"
-                 "# " FC_TUNING_SYSTEM "); FASTCOPY_* variables win over it.\n"
-                 "# Values the measurement left as the policy has them are comments.\n");
-    for (unsigned t = 0; t < FC_NTUN; t++) {
-        char v[24];
-        if (!tun_here(t))
-            continue;
-        fmt_size(v, sizeof v, *tfield(&now, t));
-        if (*tfield(&base, t) == *tfield(&now, t))
-            fprintf(out, "# %s = %s  (the policy's)\n", tun_key[t], v);
-        else
-            fprintf(out, "%s = %s\n", tun_key[t], v);
-    }
-    for (int f = 0; f < FC_NFUNCS; f++) {
-        const char *b = fc_arch_variant_name(f, vars[f].out);
-        if (vars[f].out == vars[f].def)
-            fprintf(out, "# %s = %s  (the policy's)\n", fc_func_name(f), b);
-        else
-            fprintf(out, "%s = %s\n", fc_func_name(f), b);
-    }
+                 "# " FC_TUNING_SYSTEM "); FASTCOPY_* variables win over it.  The body is\n"
+                 "# the profile row: values proven across processes are set, the rest are\n"
+                 "# comments (the policy's).\n");
+    write_row(out, lines, nlines);
     if (fclose(out)) {
         fprintf(stderr, "fcbench: --out %s: %s\n", o->out, strerror(errno));
         rc = 1;
         goto out;
     }
-    printf("\nwrote %s (%.0f s). Use it for one program:\n"
+    printf("\nwrote %s (%.0f s; %d value%s set). Use it for one program:\n"
            "  FASTCOPY_TUNING=%s%s%s program\n"
            "or for every program on this machine:\n"
            "  sudo install -D -m 644 %s " FC_TUNING_SYSTEM "\n"
            "(fastcopy-info shows what it changed; remove the file to undo).\n",
-           o->out, (fcb_now_ns() - t0) / 1e9, o->out[0] == '/' ? "" : "$PWD/",
-           o->out[0] == '/' ? "" : "", o->out, o->out);
+           o->out, (fcb_now_ns() - t0) / 1e9, nproven, nproven == 1 ? "" : "s",
+           o->out[0] == '/' ? "" : "$PWD/", o->out[0] == '/' ? "" : "", o->out, o->out);
 out:
     for (int p = 0; p < rec_n; p++) {
         if (files[p])

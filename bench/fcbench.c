@@ -1360,10 +1360,11 @@ static void usage(void)
           "  -v                  per-impl medians, quartiles and 95% intervals in the table\n"
           "  --list              list the cases and impls that would run, then exit\n"
           "  --tune              measure this machine's cut-overs (and variant choices),\n"
-          "                      print what changes, write a tuning file the library\n"
-          "                      reads at load time (docs/tuning.md; in 5 processes\n"
-          "                      unless --processes says otherwise: about 25 s, --quick\n"
-          "                      about 4 s)\n"
+          "                      print the profile row measured, write it as a tuning\n"
+          "                      file the library reads at load time, with only what was\n"
+          "                      proven across processes set (docs/tuning.md; 5 processes\n"
+          "                      unless --processes says otherwise: about 30 s); with\n"
+          "                      --quick a smoke run (about 4 s) that writes no file\n"
           "  --out FILE          --tune's file (default fastcopy-tuning.conf)\n"
           "  --objective OBJ     --tune: balanced (default: per size, the path whose worse\n"
           "                      ratio, hot or cold, is smaller), hot or cold\n"
@@ -1390,7 +1391,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     const char *csv = NULL, *json = NULL;
-    int list = 0, targets = 0, selftest = 0, tune = 0, nproc_given = 0;
+    int list = 0, targets = 0, selftest = 0, tune = 0, nproc_given = 0, out_given = 0;
     struct fcb_tune_opts topt = {"fastcopy-tuning.conf", FCB_OBJ_BALANCED, 0, 1, NULL, 0, NULL};
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -1423,6 +1424,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--tune"))
             tune = 1;
         else if (!strcmp(a, "--out")) {
+            out_given = 1;
             topt.out = argv[++k];
             if (!*topt.out) {
                 fprintf(stderr, "fcbench: --out needs a file name\n");
@@ -1496,10 +1498,15 @@ int main(int argc, char **argv)
                             "--sample-us, --seed, --no-progress)\n");
             return 2;
         }
+        if (st.cfg.quick && out_given && !child_out) {
+            fprintf(stderr, "fcbench: --tune --quick writes no file (a smoke run): drop --out, "
+                            "or --quick to measure and write one\n");
+            return 2;
+        }
         /* The output file is opened before the run, not found unwritable after it
-         * (a child of --processes writes only its samples). */
-        FILE *t = child_out ? NULL : fopen(topt.out, "a");
-        if (!child_out && !t) {
+         * (a child of --processes writes only its samples; --quick writes none). */
+        FILE *t = child_out || st.cfg.quick ? NULL : fopen(topt.out, "a");
+        if (!child_out && !st.cfg.quick && !t) {
             fprintf(stderr, "fcbench: --out '%s': %s\n", topt.out, strerror(errno));
             return 2;
         }

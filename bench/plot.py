@@ -10,7 +10,7 @@ Writes into OUTDIR:
   <prefix>mix.png        ns per call on the fleet size mixes (lower is better)
   <prefix>dist.png       GB/s against dst - src distance, 4096-byte copies
   <prefix>levels.png     GB/s with working sets in L1/L2/L3/DRAM and cold copies
-  <prefix>summary.md     docs/performance.md's table: libc vs auto per case, with verdicts
+  <prefix>summary.md     the summary tables (bench/perf-docs.sh): libc vs auto per case, with verdicts
 Needs python3-matplotlib (Debian: apt install python3-matplotlib).
 """
 import argparse

@@ -56,7 +56,8 @@ done
 refuse "$fcb" "'/nonexistent/out.csv'" --quick --csv /nonexistent/out.csv
 refuse "$fcb" "'/nonexistent/out.json'" --quick --json /nonexistent/out.json
 refuse "$fcb" "--csv" --csv
-refuse "$fcb" "'/nonexistent/t.conf'" --tune --quick --out /nonexistent/t.conf
+refuse "$fcb" "'/nonexistent/t.conf'" --tune --out /nonexistent/t.conf
+refuse "$fcb" "writes no file" --tune --quick --out t.conf
 refuse "$fcb" "'lukewarm'" --tune --objective lukewarm
 refuse "$fcb" "--objective" --tune --objective
 refuse "$fcb" "--out" --tune --out ''

@@ -2,6 +2,7 @@
 #ifndef FC_DISPATCH_H
 #define FC_DISPATCH_H
 #include "fc_internal.h"
+#include "arch.h" /* fc_cpu_t */
 #include "fc_asm.h" /* FC_ASM_BEGIN/END, for the functions defined in asm below */
 
 /* Probe + policy + overrides, once per process; safe inside resolvers. */
@@ -11,6 +12,9 @@ FC_HIDDEN const struct fc_decision *fc_decide_runtime(void);
 /* The arch's CPU facts struct as probed (type per arch.h). */
 FC_HIDDEN const void *fc_cpu_facts(void);
 FC_HIDDEN const char *fc_selected_reason(const char *func);
+/* The FASTCOPY_* variables and the tuning file over the policy's decision d for
+ * cpu (settings.c); safe inside resolvers. */
+FC_HIDDEN void fc_apply_settings(const fc_cpu_t *cpu, struct fc_decision *d);
 
 #ifdef FC_NO_IFUNC
 /* Binding where the C library has no GNU IFUNC (musl; meson defines FC_NO_IFUNC).
@@ -88,31 +92,13 @@ FC_HIDDEN void fc_unbind_exports_for_tests(void) __attribute__((weak));
 /* Memory ordering.  fc_decide publishes the decision (fc_cpu, fc_dec, fc_tun)
  * before its release store of fc_state = 2, and fc_bind_all fills the slots after
  * that, each with a store-release (stlr on aarch64).  The trampolines and stubs
- * read a slot with a plain load (ldr; on x86_64 the jump's memory operand, and
- * loads are ordered there anyway), and a caller is safe whatever it finds:
- *  - the stub: it calls fc_bind_all, whose fc_decide reads fc_state with acquire
- *    (or makes the decision itself), so everything after, up to and in the kernel
- *    it continues to, sees the whole decision.  It then reads the slot again,
- *    after its own stores: its own value or a racer's, the same.
- *  - a variant's function: an aligned 8-byte load is single-copy atomic, so a
- *    whole pointer, one of the two values the slot ever holds (racers store the
- *    same one).  That code has been mapped since load and is never written:
- *    fetching it needs no ordering.  Its loads of decision data are not ordered
- *    after the slot load, though (Armv8 orders a load after an indirect branch on
- *    an earlier load only by control dependency, which does not order loads), so
- *    they may see fc_tun as it was before the decision, or half copied: the copy
- *    kernels read nothing of it; the memset kernels (ldp_stp, simd, sve) read
- *    zva_threshold and zva_size, whose old bytes are zero (fc_tun is .bss,
- *    written only by the decision, each time with the same values).  Every mix
- *    of zero and decided bytes is a configuration the kernels handle: a block
- *    size is a power of two, one non-zero byte, so it reads as the block size or
- *    0 (no DC ZVA); a threshold reads as some threshold, and one below 64 acts as
- *    64 does (the paths that compare it start above 64 bytes; memset_zva.S copes
- *    with buffers shorter than two blocks).  test_bind.c runs every memset variant
- *    with those values.
- * An acquire load (ldar) in every trampoline would order the kernel's loads too,
- * but it may also hold back the kernel's loads of the buffers until the slot load
- * completes, on every call, for a window that only exists during the first calls. */
+ * read a slot with a plain load, and a caller is safe whatever it finds: the stub
+ * reaches fc_decide's acquire load; a variant's function may see fc_tun from
+ * before the decision or half copied (on Armv8 its loads are not ordered after
+ * the slot load), and every mix of zero and decided bytes is a configuration the
+ * kernels handle (test_bind.c runs every memset variant with those values).  An
+ * acquire load in every trampoline would cost every call for a window that only
+ * exists during the first calls.  The argument in full: docs/musl.md. */
 #define FC_SLOT_FILL(name, value) __atomic_store_n(&fc_slot_##name, (value), __ATOMIC_RELEASE)
 #endif
 #endif

@@ -133,39 +133,18 @@ FC_RESOLVER(memset_chk, set_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
 FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
 #undef WRAP
 
-/* Binding the exported names.
- *
- * Each name's variant is chosen by a GNU IFUNC resolver at load time (above).
- *
- * On aarch64 and riscv64 the exported symbols are those IFUNCs themselves, so a
- * program's call reaches the kernel with nothing in between.
- *
- * On x86_64 the exported symbol is not the IFUNC itself but a trampoline that
- * jumps through a read-only slot, and the slot is what the IFUNC fills (an
- * R_X86_64_IRELATIVE relocation in this library):
+/* Binding the exported names: each name's variant is chosen by a GNU IFUNC
+ * resolver at load time (above).  On aarch64 and riscv64 the exported symbols are
+ * those IFUNCs themselves.  On x86_64 the exported symbol is a trampoline through
+ * a read-only slot that the IFUNC fills (an R_X86_64_IRELATIVE relocation here):
  *
  *   memcpy:  jmp *fc_slot_memcpy(%rip)      fc_slot_memcpy = &<hidden IFUNC>
  *
- * Why: glibc relocates a preloaded library after the libraries the program
- * needs, and when one of those was linked with -z now (libselinux under ls,
- * libtinfo under bash, libzstd under as: common on Debian) and its relocations
- * bind to an IFUNC symbol of ours, glibc 2.36 prints "Relink `libX' with
- * `libfastcopy.so' for IFUNC symbol `memcpy'" on stderr, several lines per
- * process (56 for one python3 run here).  That message comes from the x86 loader
- * only (sysdeps/x86_64/dl-machine.h, elf_machine_rela; glibc 2.36's aarch64 and
- * riscv64 dl-machine.h have no such check), and under qemu-user a program with a
- * -z now library that calls memcpy, preloaded with this library, prints nothing
- * on either (test/meson.build: preload_znow).  A plain function symbol is bound
- * silently, and our own IRELATIVE slots are filled when this library is
- * relocated, before any code can call through them.  The price is one predicted
- * indirect jump per call; fc_memcpy/fc_memmove/fc_memset (the API) stay direct
- * IFUNCs, since only programs that link us reference them.  Measured here: 2.72
- * vs 2.55 ns per call on a mix of small copies (+0.15 ns), 2.31 vs 2.02 ns for a
- * fixed 16-byte copy.  On aarch64 and riscv64 the trampoline (adrp/ldr/br,
- * auipc/ld/jr) cost 3 instructions per call under QEMU, which put the exported
- * memcpy above glibc for small copies (A64FX: 12 against 10 for 1..32 bytes).
- * `meson setup -Ddropin_ifunc=true` exports the IFUNCs directly on x86_64 too
- * (for programs that link us and never see the message). */
+ * so that glibc's x86 loader prints no "Relink `libX' with `libfastcopy.so' for
+ * IFUNC symbol `memcpy'" for a -z now library relocated before a preloaded one
+ * (+0.15 ns a call on Zen 5).  memcpy, memmove and memset are the kernel itself
+ * instead (kernel_entry.h); -Ddropin_ifunc=true exports the IFUNCs.  Why and what
+ * each costs: docs/design.md, "How the names are bound". */
 #if defined(FC_TRACE_BUILD)
 /* The tracing build (libfastcopy-trace.so, src/trace.c) exports counting
  * wrappers under these names instead; here each name becomes a hidden IFUNC,

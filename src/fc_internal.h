@@ -10,7 +10,8 @@
  *           names, indices, the kernel pickers, fc_variants(), the overrides, tests
  *           and benchmark all derive from it, so a variant is its kernel file (with
  *           its build entry), one row there and the policy rule that picks it.
- *   dispatch(src/dispatch.c) resolvers, environment overrides, fc_variants().
+ *   dispatch(src/dispatch.c) resolvers, fc_variants(); settings (src/settings.c) the
+ *           FASTCOPY_* overrides and the tuning file.
  *
  * Resolvers may run before this library's own relocations have been applied (a
  * preloaded library is relocated after the libraries that reference memcpy), so
@@ -53,7 +54,7 @@ enum fc_tun_index {
 /* Where a variant or a tunable's value came from (fastcopy-info shows it). */
 enum fc_source { FC_FROM_POLICY, FC_FROM_FILE, FC_FROM_ENV };
 
-#define FC_WHY_LEN 160
+#define FC_WHY_LEN 256
 #define FC_TUNING_LEN 320
 struct fc_decision {
     unsigned char sel[FC_NFUNCS];       /* selected variant index per function */
@@ -93,6 +94,11 @@ FC_HIDDEN void fc_strcat_hex(char *dst, size_t cap, uint64_t v);
 /* Appends label, then v (hexadecimal when hex, else as fc_strcat_size). */
 FC_HIDDEN void fc_strcat_num(char *dst, size_t cap, const char *label, uint64_t v, int hex);
 FC_HIDDEN void fc_bytezero(void *p, size_t n);
+/* Copies n bytes one at a time (a compiler cannot make it a call to memcpy). */
+FC_HIDDEN void fc_bytecopy(void *dst, const void *src, size_t n);
+/* "4096", "64K", "64KiB", "32M", "1G", "0x1000" -> bytes: 1, or 0 on a syntax error
+ * or a value above 2^62 (util.c has the grammar). */
+FC_HIDDEN int fc_parse_size(const char *s, size_t *out);
 /* d->sel[f] = idx (0, the portable variant, when idx < 0), d->why[f] = why1 why2:
  * the one way every architecture's policy records a choice. */
 FC_HIDDEN void fc_decision_set(struct fc_decision *d, int f, int idx, const char *why1,

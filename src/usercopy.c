@@ -383,17 +383,12 @@ static __attribute__((noinline)) int uc_guarded(struct uc_rec *r)
 
 /* After a fault somewhere in [0,n): the exact count not copied.  Chunks never
  * cross a page of either buffer, so a chunk either copies completely or faults
- * before its first byte could be stored.
- *
- * The page that faulted in the first attempt is not tried again where that is
- * known to fail: as a destination page always (the fault was a store there, or a
- * load of a source byte in it: then it is not readable, and on every supported
- * architecture a page that cannot be read cannot be written either), as a source
- * page only when it is no destination page of this copy (then the fault was a
- * load).  A page that both ranges reach may have faulted on a store and still be
- * readable (PROT_READ): there the chunk simply faults again if it must, one more
- * caught fault, only in that case.
- *
+ * before its first byte could be stored.  The page that faulted in the first
+ * attempt is not tried again where that is known to fail: as a destination page
+ * always (a page that cannot be read cannot be written either, on every supported
+ * architecture), as a source page only when it is no destination page of this
+ * copy.  A page that both ranges reach may have faulted on a store and still be
+ * readable: there the chunk faults again if it must, one more caught fault.
  * Every chunk has dst != src (fc_copy_user sends dst == src to uc_overlap, which
  * only comes here for a prefix with dst != src), so no kernel can take its "same
  * buffer: nothing to do" shortcut for a chunk. */

@@ -53,6 +53,53 @@ void fc_bytezero(void *p, size_t n)
         *b++ = 0;
 }
 
+void fc_bytecopy(void *dst, const void *src, size_t n)
+{
+    unsigned char *d = dst;
+    const volatile unsigned char *s = src;
+    while (n--)
+        *d++ = *s++;
+}
+
+/* The one size grammar (FASTCOPY_*, the tuning file, fcbench's options): decimal
+ * digits or 0x and hexadecimal digits, then optionally K, M or G (binary, either
+ * case), then optionally B or iB ("64K", "64KiB", "4096B", "0x1000", "32m").  A
+ * leading 0 is decimal.  Values above 2^62 are refused, not wrapped. */
+int fc_parse_size(const char *s, size_t *out)
+{
+    uint64_t v = 0, limit = (uint64_t)1 << 62;
+    int base = 10, digits = 0, shift = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        base = 16, s += 2;
+    for (;; s++, digits++) {
+        unsigned d = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0')
+                     : base == 16 && (*s | 32) >= 'a' && (*s | 32) <= 'f'
+                         ? (unsigned)((*s | 32) - 'a' + 10)
+                         : 99;
+        if (d == 99)
+            break;
+        if (v > (limit - d) / (uint64_t)base)
+            return 0;
+        v = v * (uint64_t)base + d;
+    }
+    if (!digits)
+        return 0;
+    if (*s == 'k' || *s == 'K')
+        shift = 10, s++;
+    else if (*s == 'm' || *s == 'M')
+        shift = 20, s++;
+    else if (*s == 'g' || *s == 'G')
+        shift = 30, s++;
+    if (s[0] == 'i' && s[1] == 'B')
+        s += 2;
+    else if (*s == 'B')
+        s++;
+    if (*s || v > limit >> shift || (v << shift) > (uint64_t)(size_t)-1)
+        return 0;
+    *out = (size_t)(v << shift);
+    return 1;
+}
+
 void fc_decision_set(struct fc_decision *d, int f, int idx, const char *why1, const char *why2)
 {
     d->sel[f] = (unsigned char)(idx < 0 ? 0 : idx);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "x86_64/variants.h"
+#include "x86_64/profiles.h"
 
 #define POLICY_P fc_x86
 #define POLICY_CPU struct fc_x86_cpu
@@ -347,11 +347,148 @@ static void test_intel_ice_lake(void **s)
     expect_all(&d, "erms");
     assert_int_equal(d.tun.rep_movsb_threshold, 2048);
     assert_int_equal(d.tun.rep_stosb_threshold, 2048);
-    assert_string_equal(fc_x86_uarch(&c), "Intel with FSRM");
+    /* its own class since the profile table: the same row as "Intel with FSRM" */
+    assert_string_equal(fc_x86_uarch(&c), "Intel with FSRM, AVX-512 at a lower clock");
     /* Alder Lake: AVX-VNNI without AVX-512: not the avx512 rule either */
     c = cpu(FC_X86_INTEL, 6, 0x97, AVX2 | FC_X86_ERMS | FC_X86_FSRM | FC_X86_AVX_VNNI, 30 * MiB);
     d = decide(c);
     expect_all(&d, "erms");
+}
+
+/* The classifier: Linux's model ranges, in the stated precedence. */
+static void test_classify(void **s)
+{
+    (void)s;
+    static const struct { unsigned vendor, family, model, cls; } cases[] = {
+        {FC_X86_AMD, 0x15, 0x02, FC_X86_AMD_PRE_ZEN},  {FC_X86_AMD, 0x18, 0x00, FC_X86_AMD_PRE_ZEN},
+        {FC_X86_AMD, 0x17, 0x00, FC_X86_ZEN1},         {FC_X86_AMD, 0x17, 0x2f, FC_X86_ZEN1},
+        {FC_X86_AMD, 0x17, 0x50, FC_X86_ZEN1},         {FC_X86_AMD, 0x17, 0x30, FC_X86_ZEN2},
+        {FC_X86_AMD, 0x17, 0x71, FC_X86_ZEN2},         {FC_X86_AMD, 0x17, 0x91, FC_X86_ZEN2},
+        {FC_X86_AMD, 0x17, 0xa0, FC_X86_ZEN2},         {FC_X86_AMD, 0x17, 0x92, FC_X86_AMD17_OTHER},
+        {FC_X86_AMD, 0x17, 0xb0, FC_X86_AMD17_OTHER},  {FC_X86_AMD, 0x19, 0x01, FC_X86_ZEN3},
+        {FC_X86_AMD, 0x19, 0x21, FC_X86_ZEN3},         {FC_X86_AMD, 0x19, 0x5f, FC_X86_ZEN3},
+        {FC_X86_AMD, 0x19, 0x11, FC_X86_ZEN4},         {FC_X86_AMD, 0x19, 0x61, FC_X86_ZEN4},
+        {FC_X86_AMD, 0x19, 0xaf, FC_X86_ZEN4},         {FC_X86_AMD, 0x19, 0xb0, FC_X86_AMD19_OTHER},
+        {FC_X86_AMD, 0x1a, 0x02, FC_X86_ZEN5},         {FC_X86_AMD, 0x1a, 0x44, FC_X86_ZEN5},
+        {FC_X86_AMD, 0x1a, 0x7f, FC_X86_ZEN5},         {FC_X86_AMD, 0x1a, 0x50, FC_X86_ZEN6},
+        {FC_X86_AMD, 0x1a, 0x80, FC_X86_ZEN6},         {FC_X86_AMD, 0x1a, 0xaf, FC_X86_ZEN6},
+        {FC_X86_AMD, 0x1a, 0xc0, FC_X86_ZEN6},         {FC_X86_AMD, 0x1a, 0x30, FC_X86_AMD1A_OTHER},
+        {FC_X86_AMD, 0x1a, 0xd0, FC_X86_AMD1A_OTHER},  {FC_X86_AMD, 0x1b, 0x00, FC_X86_AMD_NEWER},
+        {FC_X86_HYGON, 0x18, 0x01, FC_X86_HYGON_DHYANA}, {FC_X86_HYGON, 0x18, 0x04, FC_X86_HYGON_DHYANA},
+        {FC_X86_OTHER, 6, 0x0f, FC_X86_OTHER_X86},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct fc_x86_cpu c = cpu(cases[i].vendor, cases[i].family, cases[i].model, AVX2, 32 * MiB);
+        if (fc_x86_classify(&c) != cases[i].cls)
+            fail_msg("vendor %u family 0x%x model 0x%x: class %u, not %u", cases[i].vendor,
+                     cases[i].family, cases[i].model, fc_x86_classify(&c), cases[i].cls);
+    }
+    /* Intel: by features */
+    struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x8f, AVX2, 32 * MiB);
+    assert_int_equal(fc_x86_classify(&c), FC_X86_INTEL_PLAIN);
+    c.features |= FC_X86_FSRM;
+    assert_int_equal(fc_x86_classify(&c), FC_X86_INTEL_FSRM);
+    c.features |= AVX512;
+    assert_int_equal(fc_x86_classify(&c), FC_X86_INTEL_AVX512_SLOW_FSRM);
+    c.features &= ~(uint32_t)FC_X86_FSRM;
+    assert_int_equal(fc_x86_classify(&c), FC_X86_INTEL_AVX512_SLOW);
+    c.features |= FC_X86_AVX_VNNI;
+    assert_int_equal(fc_x86_classify(&c), FC_X86_INTEL_AVX512);
+    c.features &= ~(uint32_t)FC_X86_OS_ZMM; /* not usable: not the AVX-512 classes */
+    assert_int_equal(fc_x86_classify(&c), FC_X86_INTEL_PLAIN);
+}
+
+/* Zen 6 (family 0x1a models 0x50-0x5f, 0x80-0xaf, 0xc0-0xcf) is not "Zen 5": it
+ * takes Zen 5's row and its why-lines say so; the same for an unlisted model. */
+static void test_zen6_and_unlisted(void **s)
+{
+    (void)s;
+    const unsigned models[] = {0x50, 0x90, 0xc0, 0x30, 0xd0};
+    struct fc_x86_cpu z5 = cpu(FC_X86_AMD, 0x1a, 0x02, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 32 * MiB);
+    struct fc_decision d5 = decide(z5);
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
+        struct fc_x86_cpu c = z5;
+        c.model = models[i];
+        struct fc_decision d = decide(c);
+        assert_string_not_equal(fc_x86_uarch(&c), "Zen 5");
+        assert_memory_equal(&d.tun, &d5.tun, sizeof d.tun);
+        expect_zen5(&d);
+        for (int f = 0; f < FC_NFUNCS; f++)
+            assert_non_null(strstr(d.why[f], "(not measured: Zen 5's row)"));
+    }
+    z5.model = 0x50;
+    assert_string_equal(fc_x86_uarch(&z5), "Zen 6");
+}
+
+/* Hygon reports family 0x18: its label can print, and it keeps the choices it had
+ * (AVX2, no rep windows, 3/4 of the L3). */
+static void test_hygon(void **s)
+{
+    (void)s;
+    struct fc_x86_cpu c = cpu(FC_X86_HYGON, 0x18, 0x01, AVX2 | FC_X86_ERMS | FC_X86_FSRM, 8 * MiB);
+    struct fc_decision d = decide(c);
+    assert_string_equal(fc_x86_uarch(&c), "Hygon Dhyana (Zen 1)");
+    expect_all(&d, "avx2");
+    assert_int_equal(d.tun.nt_threshold, 6 * MiB);
+    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
+    assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
+    assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
+    assert_non_null(strstr(d.why[FC_MEMCPY], "not measured"));
+}
+
+/* Every class's row: a class never measured says so in its why-lines, a measured
+ * one names no such thing; a borrowed row is a measured or own row; each row
+ * sets its windows and lists variants of its functions. */
+static void test_profile_table(void **s)
+{
+    (void)s;
+    for (unsigned k = 0; k < FC_X86_NCLASSES; k++) {
+        const struct fc_x86_profile *p = &fc_x86_profiles[k];
+        assert_true(p->name[0]);
+        if (p->like) {
+            assert_true(p->like <= FC_X86_NCLASSES);
+            assert_int_equal(fc_x86_profiles[p->like - 1].like, 0);
+            p = &fc_x86_profiles[p->like - 1];
+        } else {
+            assert_true(p->evidence[0] || p->basis[0]);
+        }
+        assert_true(FC_X86_IS_L3(p->nt_threshold) || !(p->nt_threshold & FC_X86_RULE));
+        assert_true(p->nt_threshold != 0);
+        assert_true(p->rep_movsb_threshold && p->rep_movsb_stop && p->rep_stosb_threshold);
+        const unsigned char *lists[] = {p->memcpy, p->memmove, p->memset};
+        for (int f = 0; f < FC_NFUNCS; f++)
+            for (int j = 0; j < 3 && lists[f][j]; j++)
+                assert_true((unsigned)(lists[f][j] & ~FC_X86_REP) - 1 < fc_x86_variant_count(f));
+    }
+    /* one CPU of each class: the why-lines say whether its row was measured */
+    const struct fc_x86_cpu cpus[] = {
+        cpu(FC_X86_AMD, 0x15, 0x02, AVX2, 32 * MiB),  cpu(FC_X86_AMD, 0x17, 0x01, AVX2, 32 * MiB),
+        cpu(FC_X86_AMD, 0x17, 0x31, AVX2, 32 * MiB),  cpu(FC_X86_AMD, 0x17, 0xb0, AVX2, 32 * MiB),
+        cpu(FC_X86_AMD, 0x19, 0x21, AVX2, 32 * MiB),  cpu(FC_X86_AMD, 0x19, 0x11, AVX512, 32 * MiB),
+        cpu(FC_X86_AMD, 0x19, 0xb0, AVX512, 32 * MiB), cpu(FC_X86_AMD, 0x1a, 0x02, AVX512, 32 * MiB),
+        cpu(FC_X86_AMD, 0x1a, 0x50, AVX512, 32 * MiB), cpu(FC_X86_AMD, 0x1a, 0x30, AVX512, 32 * MiB),
+        cpu(FC_X86_AMD, 0x1b, 0x00, AVX512, 32 * MiB), cpu(FC_X86_HYGON, 0x18, 1, AVX2, 32 * MiB),
+        cpu(FC_X86_INTEL, 6, 0x3c, AVX2, 32 * MiB),
+        cpu(FC_X86_INTEL, 6, 0x97, AVX2 | FC_X86_FSRM, 32 * MiB),
+        cpu(FC_X86_INTEL, 6, 0x55, AVX512, 32 * MiB),
+        cpu(FC_X86_INTEL, 6, 0x6a, AVX512 | FC_X86_FSRM, 32 * MiB),
+        cpu(FC_X86_INTEL, 6, 0xcf, AVX512 | FC_X86_AVX_VNNI, 32 * MiB),
+        cpu(FC_X86_OTHER, 6, 0x0f, AVX2, 32 * MiB),
+    };
+    unsigned seen = 0;
+    for (size_t i = 0; i < sizeof cpus / sizeof cpus[0]; i++) {
+        unsigned k = fc_x86_classify(&cpus[i]);
+        const struct fc_x86_profile *p = &fc_x86_profiles[k];
+        int measured = !p->like && p->evidence[0];
+        struct fc_decision d = decide(cpus[i]);
+        seen |= 1u << k;
+        for (int f = 0; f < FC_NFUNCS; f++) {
+            assert_true(strncmp(d.why[f], p->name, strlen(p->name)) == 0);
+            if (measured != !strstr(d.why[f], "not measured"))
+                fail_msg("%s: %s", p->name, d.why[f]);
+        }
+    }
+    assert_int_equal(seen, (1u << FC_X86_NCLASSES) - 1); /* every class above */
 }
 
 static void test_names_round_trip(void **s)
@@ -377,6 +514,8 @@ int main(void)
         cmocka_unit_test(test_vm_caches),     cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_zen5_vm),       cmocka_unit_test(test_intel_emerald_rapids),
         cmocka_unit_test(test_intel_ice_lake), cmocka_unit_test(test_zen1_vm),
+        cmocka_unit_test(test_classify),      cmocka_unit_test(test_zen6_and_unlisted),
+        cmocka_unit_test(test_hygon),         cmocka_unit_test(test_profile_table),
         cmocka_unit_test(test_every_variant_usable), /* last: every CPU above */
     };
     return cmocka_run_group_tests_name("policy_x86_64", tests, NULL, NULL);

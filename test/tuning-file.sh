@@ -10,45 +10,67 @@
 # (MESON_EXE_WRAPPER) FASTCOPY_* reach the guest through the emulator's environment.
 set -u
 fcb=$1 info=$2 psel=${3:-}
+case $fcb in /*) ;; *) fcb=$PWD/$fcb ;; esac
 . "$(dirname "$0")/checks.sh"
 run() { ${MESON_EXE_WRAPPER:-} "$@"; }
 
-# --- the round trip ---------------------------------------------------------
-if run "$fcb" --tune --quick --no-progress --out "$W/t.conf" > "$W/tune.out" 2> "$W/tune.err"; then
-  ok "fcbench --tune --quick writes a file"
+# --- the tuner's row, and the file it writes ------------------------------------
+# --quick: a smoke run that prints the profile row and writes no file.
+mkdir "$W/cwd"
+if (cd "$W/cwd" && run "$fcb" --tune --quick --no-progress > "$W/tune.out" 2> "$W/tune.err"); then
+  ok "fcbench --tune --quick runs"
 else
   bad "fcbench --tune --quick failed: $(cat "$W/tune.err")"
 fi
-head -n 1 "$W/t.conf" | grep -q '^# libfastcopy tuning 1; cpu: .*; libfastcopy ' \
-  && ok "first line names the CPU and the version" || bad "first line: $(head -n 1 "$W/t.conf")"
-# without --processes: 5 fresh processes natively, one under an emulator
-if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
-  head -n 1 "$W/t.conf" | grep -q 'fcbench --tune --quick --processes 5 ' \
-    && ok "by default --tune measures in 5 processes" || bad "first line: $(head -n 1 "$W/t.conf")"
-else
-  ! head -n 1 "$W/t.conf" | grep -q 'processes' \
-    && ok "under an emulator --tune measures in one process" || bad "first line: $(head -n 1 "$W/t.conf")"
-fi
+[ -z "$(ls -A "$W/cwd")" ] && grep -q '^no file written (--quick is a smoke run' "$W/tune.out" \
+  && ok "--quick writes no file and says so" || bad "--quick: $(ls -A "$W/cwd") $(tail -n 3 "$W/tune.out")"
+grep -q '^# SMOKE RUN (--quick): nothing here is proven' "$W/tune.out" \
+  && ok "--quick marks its row as a smoke run" || bad "no smoke-run mark: $(cat "$W/tune.out")"
 grep -q '^tunable .* policy .* measured' "$W/tune.out" && ok "--tune prints its table" \
   || bad "no table: $(cat "$W/tune.out")"
+if run "$fcb" --tune --quick --out "$W/never.conf" > /dev/null 2> "$W/q.err"; then
+  bad "--tune --quick --out was accepted"
+else
+  [ ! -e "$W/never.conf" ] && grep -q "writes no file" "$W/q.err" \
+    && ok "--tune --quick --out: refused, one line" || bad "--quick --out: $(cat "$W/q.err")"
+fi
+# the row: one line per key of the table (memcpy, memmove, memset, then this
+# architecture's settable tunables), nothing proven, each the policy's value
+ident=$(sed -n 's/^# cpu: //p' "$W/tune.out")
+[ -n "$ident" ] && ok "the row names the CPU ($ident)" || bad "no cpu line: $(cat "$W/tune.out")"
+sed -n '/^# cpu: /,/^# as a row\|^$/p' "$W/tune.out" | grep -E '^# [a-z_0-9]+ = ' > "$W/row"
+for f in memcpy memmove memset; do
+  grep -q "^# $f = [a-z0-9]*  (the policy's" "$W/row" && ok "the row has $f" || bad "row without $f: $(cat "$W/row")"
+done
+[ "$(grep -cv "(the policy's" "$W/row")" -eq 0 ] && ok "a smoke run's row holds the policy's values" \
+  || bad "smoke row: $(cat "$W/row")"
+# the row is a tuning file's body: with the exact-CPU header it loads without a
+# word, every key from the file
+ver=$(run "$info" | sed -n 's/^libfastcopy \([^ ]*\) (.*/\1/p')
+printf '# libfastcopy tuning 1; cpu: %s; libfastcopy %s\n' "$ident" "$ver" > "$W/hdr"
+{ cat "$W/hdr"; grep -v 'outside the range a file may set' "$W/row" \
+    | sed 's/^# \([a-z_0-9]*\) = \([^ ]*\) .*/\1 = \2/'; } > "$W/t.conf"
+if [ "$(uname -m)" = x86_64 ] && [ -z "${MESON_EXE_WRAPPER:-}" ]; then
+  grep -q '^# as a row of src/x86_64/profiles.c' "$W/tune.out" \
+    && grep -q '^    \[FC_X86_NEW_CLASS\] = {.name = ".*", .evidence = "",' "$W/tune.out" \
+    && ok "--tune prints the row for the profile table" || bad "no C row: $(cat "$W/tune.out")"
+fi
 # --processes: every child a fresh exec (natively only: under qemu-user without
 # binfmt a child exec of the guest binary cannot start); each child's file in
-# TMPDIR is removed, the file says how it was measured.
+# TMPDIR is removed, the file says how it was measured and holds the printed row.
 if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
+  grep -q ', --quick; per cut-over each process.s mean time ratio is one sample' "$W/tune.err" \
+    && ok "by default --tune measures in 5 processes" || bad "header: $(grep '^# ' "$W/tune.err")"
   mkdir "$W/tmp"
-  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 2 -v --out "$W/t2.conf" \
+  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 2 -v \
       > "$W/tune2.out" 2> "$W/tune2.err"; then
-    ok "fcbench --tune --quick --processes 2 writes a file"
+    ok "fcbench --tune --quick --processes 2 -v runs"
   else
-    bad "fcbench --tune --processes 2 failed: $(cat "$W/tune2.err")"
+    bad "fcbench --tune --quick --processes 2 failed: $(cat "$W/tune2.err")"
   fi
-  head -n 1 "$W/t2.conf" | grep -q 'fcbench --tune --quick --processes 2 ' \
-    && ok "its first line names --processes 2" || bad "first line: $(head -n 1 "$W/t2.conf")"
   grep -q '^# 2 processes x .*each process.s mean time ratio is one sample' "$W/tune2.err" \
     && grep -q 'tune: process 2/2' "$W/tune2.err" && ok "--tune --processes says how it measured" \
     || bad "no process lines: $(cat "$W/tune2.err")"
-  grep -q '^tunable .* policy .* measured' "$W/tune2.out" && ok "--tune --processes prints its table" \
-    || bad "no table: $(cat "$W/tune2.out")"
   # the rep stosb windows (x86_64 memsets that have them) are measured up to the
   # non-temporal threshold, not only on the 256 B - 1 MiB grid: the second window
   # can start above 1 MiB (Zen 5: 4 MiB + 1).  --quick's large sizes: 4, 16, 64 MiB.
@@ -76,15 +98,45 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
       && ok "--tune -v names the function on nt_threshold's lines" \
       || bad "nt_threshold lines: $ntl"
   fi
+  # A measurement that writes: 2 processes (short samples: this checks the file's
+  # shape, not the machine).  The body is the row printed, set only where proven.
+  if TMPDIR="$W/tmp" run "$fcb" --tune --processes 2 --sample-us 20 --no-progress \
+      --out "$W/t2.conf" > "$W/tune3.out" 2> "$W/tune3.err"; then
+    ok "fcbench --tune --processes 2 writes a file"
+  else
+    bad "fcbench --tune --processes 2 failed: $(cat "$W/tune3.err")"
+  fi
+  head -n 1 "$W/t2.conf" | grep -q "^# libfastcopy tuning 1; cpu: $ident; libfastcopy .*; fcbench --tune --processes 2 " \
+    && ok "its first line names the CPU, the version and --processes 2" || bad "first line: $(head -n 1 "$W/t2.conf")"
+  sed -n '/^# cpu: /,/^# as a row\|^$/p' "$W/tune3.out" | grep -E '^(# )?[a-z_0-9]+ = ' > "$W/row3"
+  grep -E '^(# )?[a-z_0-9]+ = ' "$W/t2.conf" > "$W/body3"
+  cmp -s "$W/row3" "$W/body3" && [ -s "$W/body3" ] && ok "the file's body is the printed row" \
+    || bad "body and row differ: $(diff "$W/row3" "$W/body3")"
+  set_lines=$(grep -cE '^[a-z_0-9]+ = ' "$W/t2.conf" || true)
+  grep -q "^wrote $W/t2.conf (.*; $set_lines values\{0,1\} set)" "$W/tune3.out" \
+    && [ "$(grep -E '^[a-z_0-9]+ = ' "$W/t2.conf" | grep -cv '  # measured: ')" -eq 0 ] \
+    && ok "only proven values are set, each with where it was measured ($set_lines)" \
+    || bad "set lines: $(grep -E '^[a-z_0-9]+ = ' "$W/t2.conf") / $(tail -n 5 "$W/tune3.out")"
+  FASTCOPY_TUNING=$W/t2.conf run "$info" > "$W/info2" 2> "$W/err2"
+  [ ! -s "$W/err2" ] && ok "the written file loads without a word" || bad "loading it: $(cat "$W/err2")"
   [ -z "$(ls -A "$W/tmp")" ] && ok "the children's files are removed" \
     || bad "left in TMPDIR: $(ls -A "$W/tmp")"
-  if TMPDIR="$W/tmp" run "$fcb" --tune --quick --processes 1 --out "$W/t3.conf" \
-      > /dev/null 2> "$W/tune3.err" && ! head -n 1 "$W/t3.conf" | grep -q processes \
-      && ! grep -q 'tune: process ' "$W/tune3.err"; then
-    ok "--tune --processes 1 measures in this process"
+  # one process proves nothing across processes: the file sets nothing
+  if TMPDIR="$W/tmp" run "$fcb" --tune --processes 1 --sample-us 20 --no-progress \
+      --out "$W/t3.conf" > "$W/tune4.out" 2> "$W/tune4.err" && ! head -n 1 "$W/t3.conf" | grep -q processes \
+      && ! grep -q 'tune: process ' "$W/tune4.err" && ! grep -qE '^[a-z_0-9]+ = ' "$W/t3.conf" \
+      && grep -q 'one process proves nothing' "$W/tune4.out"; then
+    ok "--tune --processes 1 measures in this process and sets nothing"
   else
-    bad "--tune --processes 1: $(head -n 1 "$W/t3.conf") $(cat "$W/tune3.err")"
+    bad "--tune --processes 1: $(cat "$W/t3.conf") $(cat "$W/tune4.err")"
   fi
+  # an old file (tunables first, the variants after, no "measured" comments) still loads
+  { cat "$W/hdr"; echo "# nt_threshold = 24M  (the policy's)"; echo "alias_backward_stop = 8K";
+    echo "# memcpy = avx512  (the policy's)"; echo "memmove = generic"; } > "$W/old.conf"
+  FASTCOPY_TUNING=$W/old.conf run "$info" > "$W/info3" 2> "$W/err3"
+  [ ! -s "$W/err3" ] && grep -Eq '^  memmove  generic +tuning file' "$W/info3" \
+    && { [ "$(uname -m)" != x86_64 ] || grep -Eq '^  alias_backward_stop +8K +tuning file' "$W/info3"; } \
+    && ok "a tuning file in the old layout still applies" || bad "old layout: $(cat "$W/err3")"
 fi
 if [ -n "${MESON_EXE_WRAPPER:-}" ]; then
   grep -q "emulator (QEMU): its timings mean nothing" "$W/tune.err" \
@@ -93,7 +145,7 @@ else
   ! grep -q "emulator" "$W/tune.err" && ok "no emulator warning natively" || bad "emulator warning natively"
 fi
 FASTCOPY_TUNING=$W/t.conf run "$info" > "$W/info" 2> "$W/err"
-[ ! -s "$W/err" ] && ok "the written file loads without a word" || bad "loading it: $(cat "$W/err")"
+[ ! -s "$W/err" ] && ok "the printed row, as a file, loads without a word" || bad "loading it: $(cat "$W/err")"
 grep -q "$W/t.conf (measured on this CPU with libfastcopy" "$W/info" \
   && ok "fastcopy-info names the file" || bad "fastcopy-info: $(grep -A1 'Tuning' "$W/info")"
 # every active line of the file shows as "tuning file" in fastcopy-info
@@ -103,8 +155,6 @@ while read -r key val; do
     && ok "$key = $val applied" || bad "$key = $val not shown as from the tuning file"
 done < "$W/active"
 
-# a file of our own, with the identity line fcbench wrote
-head -n 1 "$W/t.conf" > "$W/hdr"
 arch=$(sed -n 's/^libfastcopy [^ ]* (\(.*\))$/\1/p' "$W/info")
 # the "Why" section's line: "  memcpy   avx512   policy       ...", with no file
 FASTCOPY_TUNING= run "$info" > "$W/info0" 2>/dev/null

@@ -21,7 +21,7 @@ typedef struct fc_a64_cpu fc_cpu_t;
  * /proc/self/auxv with raw system calls, and bit 62 stays clear: the probe
  * reads AT_HWCAP2 there too.  Without /proc both are 0: only the base ISA is
  * assumed (ldp_stp), and the FASTCOPY_* overrides are ignored then too (AT_SECURE
- * cannot be read: dispatch.c). */
+ * cannot be read: settings.c). */
 static inline void fc_arch_runtime_args(uint64_t *a0, const void **a1)
 {
     uint64_t hwcap = 0;

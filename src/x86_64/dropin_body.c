@@ -10,6 +10,7 @@
 #include <string.h>
 #include "probe.c"
 #include "policy.c"
+#include "profiles.c"
 #include "../util.c"
 
 int main(void)

@@ -2,9 +2,8 @@
  * -Ddropin_ifunc=true): memmove_avx512.S again under that name, with nothing before it,
  * or memmove_avx2.S (as avx2, or as avx2amd) in a build with dropin_body=avx2 or
  * avx2amd (the default where the build machine selects one of those: meson_options.txt).
- * On this project's Intel VM (Emerald Rapids) a call through the old trampoline
- * ("jmp *slot") cost 0.75 ns more than calling the kernel (3.36 vs 2.61 ns for a
- * 12-byte copy), a direct "jmp" 0.37 ns more.  When another variant is chosen
+ * A call through a trampoline ("jmp *slot") cost 0.75 ns more than calling the
+ * kernel (Emerald Rapids; docs/evidence/intel-emerald-rapids.md).  When another variant is chosen
  * (another CPU, or FASTCOPY_MEMCPY), the kernel's ENTRY_TEST sends every call through
  * the slot (kernel_entry.h). */
 #define FC_DROPIN_NAME memcpy

@@ -3,9 +3,8 @@
  * (with its one-branch entry, as avx512amd, when dropin_body=avx512amd),
  * or memset_avx2.S (as avx2, or as avx2amd) in a build with dropin_body=avx2 or
  * avx2amd (the default where the build machine selects one of those: meson_options.txt).
- * On this project's Intel VM (Emerald Rapids) a call through the old trampoline
- * ("jmp *slot") cost 0.75 ns more than calling the kernel (3.36 vs 2.61 ns for a
- * 12-byte copy), a direct "jmp" 0.37 ns more.  When another variant is chosen
+ * A call through a trampoline ("jmp *slot") cost 0.75 ns more than calling the
+ * kernel (Emerald Rapids; docs/evidence/intel-emerald-rapids.md).  When another variant is chosen
  * (another CPU, or FASTCOPY_MEMSET), the kernel's MASKED_TEST sends every call through
  * the slot (memset_avx512.S, kernel_entry.h). */
 #define FC_DROPIN_NAME memset

@@ -35,27 +35,17 @@ KNAME:                                                                          
         .size KNAME, .-KNAME
 /* ENTRY_TEST(bound, reg, target): reg >= bound (unsigned, 32 bits: reg is a
  * 32-bit register, bound below 2^32, the word's low half is compared; 1 byte
- * shorter than the 64-bit compare, which memmove_avx512.S's first line needed) goes to
- * target, on a branch that every small call reaches and few take (memmove_avx512.S:
- * the page-end test; memset_avx512.S has its own form, MASKED_TEST).  In the
- * drop-in the bound is FC_DROPIN_LIMIT, a word the resolver sets to `bound`
- * (copied from FC_DROPIN_BOUND, emitted here) when it chose this kernel and
- * leaves 0 when it did not: then every call takes the branch, and DROPIN_DIVERT
- * at the target (and wherever else the calls before it may go) sends it through
- * the slot.  So the drop-in runs no instruction more than the kernel.  Where the
- * load sits was measured (Intel Sapphire Rapids-class VM, family 6 model 0xa7,
- * 3-process fcbench runs, geometric means of time against the flag-byte entry
- * this replaced, sizes 0-1024 / fleet mixes):
- *   memcpy, the page-end test 0.955 / 0.988; the size test at 64 B 1.031 / 1.031
- *     (mixed sizes mispredict it often, and each mispredict waits for the load);
- *   memset, the size test at 256 B 0.946 / 0.957; the page-end test 0.997 /
- *     0.972 (not understood); the masked-size test (MASKED_TEST, the only load
- *     of the masked path then) 0.93 x that size test on sizes 0-512, 0.96 on the
- *     512- and 4096-call mixes, even in random order;
- *   no test at all (not a drop-in: it cannot divert) 0.92-0.96 / 0.92-0.98.
- * A load in the path costs ~0.3 TSC ticks per call whatever its form (cmp
- * with memory, a load then a register compare, a flag byte), measured in a
- * standalone loop of 8-byte copies: 4.2 ticks against 3.9 with an immediate. */
+ * shorter than the 64-bit compare) goes to target, on a branch that every small
+ * call reaches and few take (memmove_avx512.S: the page-end test; memset has its
+ * own form, MASKED_TEST).  In the drop-in the bound is FC_DROPIN_LIMIT, a word
+ * the resolver sets to `bound` (copied from FC_DROPIN_BOUND, emitted here) when
+ * it chose this kernel and leaves 0 when it did not: then every call takes the
+ * branch, and DROPIN_DIVERT at the target sends it through the slot.  So the
+ * drop-in runs no instruction more than the kernel.  On the page-end test the
+ * load cost least (memcpy 0.955x the flag-byte entry's time on sizes, the size
+ * test at 64 B 1.031x; Intel Sapphire Rapids-class,
+ * docs/evidence/intel-emerald-rapids.md). */
+
 /* DROPIN_BOUND_WORD(bound): FC_DROPIN_BOUND, the word the resolver copies into
  * FC_DROPIN_LIMIT when it chose this kernel (src/exports.c). */
 #define DROPIN_BOUND_WORD(bound)                                                  \

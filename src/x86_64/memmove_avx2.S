@@ -12,9 +12,8 @@
  * avx512 variant), the exported memcpy and memmove are this code again with its
  * first compare reading the bound the resolver set (ENTRY_TEST64), so a CPU that
  * chose avx2 runs it with nothing before it.  Through the avx512 body such a CPU
- * paid the divert on every call: on this project's Zen 1 VM (AMD EPYC, family
- * 0x17 model 1, 2026-12-04) the exported memcpy took 1.3-1.7x glibc's time at
- * 0-64 B where fc_memcpy (the avx2 variant, called directly) took 0.8-1.1x.
+ * paid the divert on every call (0-64 B: 1.3-1.7x glibc's time against 0.8-1.1x;
+ * Zen 1, docs/evidence/zen1.md).
  *
  * Size classes (each loads everything before its first store, so overlapping
  * buffers give memmove's result and memcpy == memmove; the same classes as the

@@ -3,13 +3,12 @@
  *
  * Assumptions: AVX-512F/BW/VL enabled by the OS (XGETBV), BMI2.  Selected on AMD
  * Zen 4 and later and on Intel Sapphire Rapids and later (AVX-512 with AVX-VNNI).
- * The windows below are the policy's per CPU (src/x86_64/policy.c); the
- * measurements behind each choice, and the alternatives that lost, are in
- * docs/kernels-x86_64.md.
+ * The windows below are the profile row's per CPU (src/x86_64/profiles.c); what
+ * each size class does and why: docs/kernels-x86_64.md; the readings behind it:
+ * docs/evidence/.
  *
  * Why assembly: only registers 16-31 leave the upper state clean, so no
- * vzeroupper is needed on return; the C version was ~0.5 ns slower per call at
- * 65-128 bytes (2.96 vs 2.55 ns for glibc).
+ * vzeroupper is needed on return.
  *
  * Size classes (every class loads all it needs before its first store, so
  * overlapping buffers give memmove's result and memcpy == memmove):
@@ -22,8 +21,7 @@
  *              bytes of its page's start, a plain overlapping-pair ladder.
  *   64..128    first and last 64 bytes (64 itself too: plain loads, see .L64_128)
  *   129..256   first two and last two 64-byte vectors
- *   257..512   first four and last four (straight-line beat the loop here: 4.1
- *              vs 3.4 ns for glibc's straight-line at 384-512 B aligned)
+ *   257..512   first four and last four, straight-line
  *   513..1024  first eight and last four (to 768) or eight, straight-line
  *   > 1024     loop of four 64-byte vectors with 64-byte-aligned stores; the first
  *              vector is loaded before the loop, the last four after it (before
@@ -31,14 +29,12 @@
  *              after it (no remainder loop).  Backward when dst lies inside (src,
  *              src+n); backward too when dst lies 1..255 bytes after src modulo
  *              4096 (4K aliasing), src is not inside (dst, dst+n) and the copy is
- *              shorter than fc_tun.alias_backward_stop (768-2048 B: 14.0-22.4 ns
- *              forward, 9.8-16.2 backward); forward otherwise.
+ *              shorter than fc_tun.alias_backward_stop; forward otherwise.
  *   rep movsb  forward copies in [fc_tun.rep_movsb_threshold, rep_movsb_stop), when
  *              dst and src are not within 1..63 bytes of each other modulo 4096
  *              (the cliff of glibc bug 30994), dst first 64-byte aligned by a
- *              vector head.  The policy opens the window only where it measured
- *              faster (Zen 5 from 32 KiB: 238 vs 420 ns for the loop there;
- *              Emerald Rapids from 4 KiB).
+ *              vector head.  The profile rows open the window only where it
+ *              measured faster.
  *   non-temporal  from fc_tun.nt_threshold when the buffers do not overlap.
  */
 #include "fc_tun_offsets.h"
@@ -50,34 +46,12 @@
 #include "kernel_entry.h"
 
 KERNEL_BEGIN(fc_memmove_x86_avx512)
-        /* The size tests in this order, n > 128 first, then n > 63: most of the
-         * fleet's calls are below 64 bytes, so the second test only splits the
-         * few above 63 into 64..128 against the rest.  The old order (n > 63,
-         * then n > 128 among those) left a coin toss between 64..128 and
-         * 129..512 B to its second test, and every call above 128 B took two
-         * taken branches.  Zen 5 VM (family 0x1a model 2), four 5-7-process
-         * fcbench A/Bs against the old order, one with an A/A control within 1%:
-         * the memcpy and memmove fleet mixes 0.94-0.98x the time in all three
-         * regimes (MemcpyGoogleD in random order 2.28-2.31x glibc's speed ->
-         * 2.46-2.55x, AOCL zen4 2.59-2.70x), 129..512 B 0.97-0.98x, the other
-         * sizes, misal, dist, cold and ws cells unchanged.  The cost: the
-         * page-end path (the jae below) paid about a cycle, pageend 1..63 B
-         * ~1.1x the time (32..63 B 0.80x glibc's speed against 0.88-0.89x),
-         * whenever sizes above 128 had run in the process; how is not known (no
-         * counters here).  Every order of the three tests measured charged a
-         * cycle to one path (docs/kernels-x86_64.md lists them); it goes to the
-         * path the fleet's calls take least: a 0..63 B call within 63 bytes of
-         * a page end is ~2.5% of the mixes' calls at their random offsets, one
-         * of 64..128 B 2-16%.  Not measured on Zen 4 or Intel.
-         * From the entry to the ret below: 64 bytes, one 64-byte line (the
-         * kernel starts one).  That is why both jumps to the classes are 2-byte
-         * rel8 jumps and the compares use 32-bit registers where n <= 128 is
-         * known.  Fitting it brought sizes and misal 0-63 B to 0.89x the time
-         * and the fleet mixes to 0.93-0.97x (Zen 5 VM; AOCL-LibMem's zen4 build,
-         * whose path also fits one line, had run 10-25% faster than its zen5
-         * build, whose ret is in the next).  A build with -fcf-protection puts
-         * endbr64 (4 bytes) before it and the ret in the next line again.
-         * Checked by test/check_asm.py lines. */
+        /* n > 128 first, then n > 63: most calls are below 64 B, and no call
+         * above 128 B takes two taken branches (fleet mixes 0.94-0.98x the
+         * time; the page-end path pays ~1 cycle; Zen 5).  Entry to ret: one
+         * 64-byte line, hence rel8 jumps and 32-bit compares (0-63 B 0.89x the
+         * time, Zen 5; test/check_asm.py lines checks it; -fcf-protection's
+         * endbr64 pushes the ret out).  Readings: docs/evidence/zen5.md. */
         cmpq    $128, %rdx
         ja      .Lmore_128
         cmpl    $63, %edx               /* n <= 128 here: edx is n */
@@ -105,19 +79,15 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         /* src or dst within 64 bytes of a page end (or, in a drop-in whose
          * resolver chose another variant, every call of 0..63 B): the divert,
          * then the page-end path after the classes, which did not fit here (the
-         * jumps above reach 127 bytes).  Moving the page-end path there cost
-         * nothing by itself: the old order with it 128 bytes away from its
-         * divert ran the pageend cells as before. */
+         * jumps above reach 127 bytes; the move itself cost nothing). */
         .p2align 6
 .Lnear_end:
         DROPIN_DIVERT_ELSE_JUMP(.Lnear_end_body)
 
         /* 64 bytes exactly go here, not to the masked path: a masked load that
-         * partly overlaps an earlier store waits longer than a plain one (memmove
-         * of 64 B with src = dst + 32, called back to back: 1.32x glibc's time
-         * masked, 1.02x with these plain loads; 64 B copies 0.86-0.96x the time
-         * in sizes, misal and pageend; the fleet mixes within +-2%, which hold
-         * few 64s; Zen 5 VM, 5-7-process fcbench).  Not measured on Intel. */
+         * partly overlaps an earlier store waits longer than a plain one
+         * (back-to-back 64 B memmoves 1.32x glibc's time masked, 1.02x plain;
+         * Zen 5, docs/evidence/zen5.md). */
 .L64_128:
         DROPIN_DIVERT_NEAR
         movq    %rdi, %rax
@@ -128,13 +98,11 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         ret
 
         /* Each size class from here starts a 64-byte line, so that an edit
-         * above cannot move it across one.  With 16-byte alignment fc_memcpy's
-         * 65..255 B copies took 1.18-1.22x the time of the drop-in's (the same
-         * instructions, one placed at 48 mod 64, the other at 0), and 256..4096 B
-         * 1.03-1.05x; with this both are equal (Intel SPR-class VM, model 0xa7,
-         * 3-process fcbench).  zmm16 and zmm18 hold the first two vectors for
-         * every class above this one; each class up to 1024 B loads the last
-         * two into zmm19 and zmm17 (not here for all: above 1024 B the source's
+         * above cannot move it across one (16-byte aligned, fc_memcpy's 65..255 B
+         * took 1.18-1.22x the drop-in's time; Intel Sapphire Rapids-class,
+         * docs/evidence/intel-emerald-rapids.md).  zmm16 and zmm18 hold the
+         * first two vectors for every class above this one; each class up to
+         * 1024 B loads the last two into zmm19 and zmm17 (above it the source's
          * end is read after the loop, see .Lfwd_vec). */
         .p2align 6
 .Lmore_128:
@@ -244,19 +212,11 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         ret
 
         /* 513..1024: straight-line, every load before the first store: the first
-         * eight vectors and the last four (to 768) or eight, so no vector is
-         * stored twice at 768 (the 8 + 8 form stored four twice there: 0.83x
-         * glibc's speed against the loop's 0.95x, Zen 5).  Against the loop and
-         * its set-up (3-process fcbench A/Bs): Zen 4 VM 1024 B 0.88-0.92x the
-         * time, 768 B 0.90-0.95x, sizes and misal 513 B-64 KiB 0.97-0.99x, the
-         * mixes within noise; Zen 5 VM 768 B 0.86x, 1024 B 0.87x, misaligned
-         * 0.92-0.98x, mixes and dist 0.99-1.01x.  Not measured on Intel.  It
-         * ends at 1024 because sixteen 64-byte vectors are what zmm16-31 hold
-         * (the registers that need no vzeroupper) and every load must come
-         * before the first store; a class to 2048 in all 32 registers (with
-         * vzeroupper) lost 1-6% on Uniform384To4096 (docs/kernels-x86_64.md).
-         * rep movsb and non-temporal stores are not considered below 1025 B,
-         * whatever the tunables say. */
+         * eight vectors and the last four (to 768) or eight, none stored twice.
+         * Against the loop: 1024 B 0.88-0.92x the time (Zen 4), 0.87x (Zen 5);
+         * docs/evidence/zen4.md.  It ends at 1024: sixteen vectors are what
+         * zmm16-31 hold.  rep movsb and non-temporal stores are not considered
+         * below 1025 B. */
         .p2align 6
 .Lmore_512:
         cmpq    $1024, %rdx
@@ -313,12 +273,9 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         jb      .Lfwd_vec
         cmpq    REP_MOVSB_STOP(%rip), %rdx
         jae     .Lfwd_vec
-        /* Not within 1..63 bytes of each other modulo 4096, either way.  On
-         * Intel too: testing the true distance only (no modulo) took 4 KiB copies
-         * at d = 1..63 mod 4096 to 1.05-1.14x the time and the memcpy fleet mixes
-         * to 1.02-1.06x (random order), 1.07-1.23x (512 calls: probably one large
-         * call at such a distance, repeated every pass); a padding-only build,
-         * the control, moved them 1.00-1.03x (Intel SPR-class VM, model 0xa7). */
+        /* Not within 1..63 bytes of each other modulo 4096, either way; on
+         * Intel too (the true distance only: 4 KiB copies at d = 1..63 mod 4096
+         * 1.05-1.14x the time; docs/evidence/intel-emerald-rapids.md). */
         leaq    -1(%rcx), %r8
         andl    $4095, %r8d
         cmpl    $63, %r8d
@@ -349,7 +306,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
          * bits), so every load waits for the stores.  Copy backward instead when
          * that is allowed (src not inside (dst, dst+n): rcx + n does not carry)
          * and the copy is shorter than fc_tun.alias_backward_stop (L1d/2: past
-         * the L1 the backward loop loses, see the x86 policy).  Measured here at
+         * the L1 the backward loop loses, see the x86 policy).  Zen 5, at
          * 768-2048 B, src+1/dst+3: 14.0-22.4 ns forward, 9.8-16.2 backward
          * (glibc 11.6-17.7; it goes backward too). */
         leal    -1(%rcx), %r8d          /* d = dst - src mod 4096 in 1..255: */

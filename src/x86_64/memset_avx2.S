@@ -33,19 +33,9 @@ KERNEL_BEGIN(AVX2_KERNEL)
         /* The size tree (both kernels): n >= 65 first (in a drop-in whose
          * resolver chose another variant, every n: the divert is at
          * .Lmore_64), then 33..64 against 0..32, 16..32 against 0..15, then
-         * 9..15, 4..8, 1..3, 0.  Chosen for the fleet's random-order mixes,
-         * whose sizes the predictors cannot learn: for each of the 20
-         * MemcpyGoogle/MemmoveGoogle/MemsetGoogle distributions, the expected
-         * mispredicts per call of a tree (each compare mispredicting its
-         * minority side) was no higher than with the first tree here (n >= 33
-         * first, 8..15 and 4..7), 17.6 in all against 15.8; MemsetGoogleB's
-         * commonest sizes, 4 and 8 (45% of its calls), now share a path.
-         * Measured on the Zen 1 VM (3-process fcbench runs against the
-         * first tree): the 4..8 split alone took MemsetGoogleB from 1.00x to
-         * 1.20x glibc's speed and MemcpyGoogleQ from 0.96x to 1.10x; the whole
-         * tree, random-order mixes 0.92x the time (memcpy, memset; AOCL-LibMem
-         * 0.95-0.96x), memmove 0.98x, the learnable 512-call mixes 0.99-1.05x
-         * (not proven), fixed sizes within the noise (0.98-1.05x). */
+         * 9..15, 4..8, 1..3, 0: the fewest expected mispredicts per call over
+         * the 20 fleet distributions (15.8 against 17.6 for n >= 33 first).
+         * Random-order mixes 0.92x the time (Zen 1, docs/evidence/zen1.md). */
         ENTRY_TEST64(65, .Lmore_64)
         cmpl    $33, %edx               /* n <= 64 here: edx is n */
         jae     .L33_64

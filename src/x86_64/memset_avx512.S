@@ -1,25 +1,23 @@
 /* memset_avx512.S - "avx512": memset with EVEX-encoded vectors in registers 16-31
- * (no vzeroupper on return; the C version paid ~0.3-0.6 ns per call for it at
- * 65-512 bytes).  The measurements behind each choice below, and the
- * alternatives that lost, are in docs/kernels-x86_64.md.
+ * (no vzeroupper on return).  What each size class does and why:
+ * docs/kernels-x86_64.md; the readings and the alternatives that lost:
+ * docs/evidence/.
  *
  * Assumptions: AVX-512F/BW/VL enabled by the OS, BMI2.
  * Size classes:
  *   0..64      only where the policy sets fc_tun.memset_masked_max (64 on Intel
  *              Sapphire Rapids and later and on Zen 4/5, 0 = never elsewhere): one masked
- *              store behind one size branch (Emerald Rapids, hot fixed sizes: 1.19
- *              times the best peer's time, against 1.69 branch-free).
+ *              store behind one size branch.
  *   0..255     no size branch: one byte-masked store of [0, min(n, 64)) and three
  *              plain 64-byte stores at dst + n - 64, dst + 64 and dst + n - 128,
  *              each sent by a cmov to a scratch line in the red zone when it
  *              would reach outside [dst, dst + n) (n < 64, n < 128).  The fleet's
  *              memset sizes change call to call, so a mispredicted size ladder is
- *              what they cost (MemsetGoogleD: 0.98x glibc with the ladder,
- *              1.47-1.62x without).
+ *              what they cost.
  *              With dst in the last 64 bytes of a page and n < 64, the masked
  *              store is anchored at dst + n - 64 (mask from the top) so that no
- *              masked-out byte lies in the next page (~420 ns when that page was
- *              not mapped).
+ *              masked-out byte lies in the next page (slow when that page is not
+ *              mapped).
  *   256        four stores (bzhi reads 8 bits of the index: 256 would be 0)
  *   257..512   four from each end
  *   513..1024  the first eight and the last four (to 768) or eight, straight-line
@@ -28,10 +26,10 @@
  *   > 1024     first vector unaligned, then four 64-byte-aligned stores per
  *              iteration, the last four vectors stored from the end (no remainder
  *              loop); non-temporal from fc_tun.nt_threshold (no read of the
- *              destination lines; 8 MiB: 94 us vs glibc's 134 us measured here).
+ *              destination lines).
  *   rep stosb  in [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
- *              nt_threshold), over the whole range: the windows the policy
- *              measured per CPU (src/x86_64/policy.c).
+ *              nt_threshold), over the whole range: the profile row's windows
+ *              (src/x86_64/profiles.c).
  * c is converted to unsigned char by the byte broadcast. */
 #include "fc_tun_offsets.h"
 #define NT_THRESHOLD (fc_tun + FC_TUN_NT_THRESHOLD)
@@ -58,10 +56,9 @@
 /* MASKED_TEST: n <= memset_masked_max (0, or 64 on Intel and Zen 4/5) goes to .Lone_masked.
  * In the drop-in the word compared with is FC_DROPIN_LIMIT: memset_masked_max + 1
  * when the resolver chose this kernel (src/exports.c), 0 when it did not, so
- * that no call takes the branch and every one meets DROPIN_DIVERT below it.  The
- * drop-in's only load on its commonest path, the masked one, is then this
- * compare's, as in fc_memset (measured against the size test at 256 B, which
- * loaded a second word: see docs/kernels-x86_64.md). */
+ * that no call takes the branch and every one meets DROPIN_DIVERT below it: the
+ * drop-in's only load on its commonest path is this compare's, as in fc_memset
+ * (docs/kernels-x86_64.md, "The drop-in entry"). */
 #ifdef FC_DROPIN_NAME
 #define MASKED_TEST                                                               \
         cmpq    FC_DROPIN_LIMIT(%rip), %rdx;                                      \
@@ -74,26 +71,13 @@
 
 KERNEL_BEGIN(SET_KERNEL)
 #ifdef FC_MEMSET_ONE_BRANCH
-        /* "avx512amd" (memset_avx512amd.S; the policy selects it on Zen 5): the
-         * same kernel behind another entry.  One compare, on n with 4096 added
-         * when [dst, dst+64) spans two pages (the page-end test folded in), sends
-         * everything but the one-masked-store sizes to .Lother; the masked store
-         * is its fall-through, entry to ret in one 64-byte line (62 bytes).
-         * Zen 5 VM (family 0x1a model 2, 2026-12-05), 5-process fcbench A/Bs of
-         * the memset groups with both AOCL builds, time over the avx512 entry's:
-         * fixed 0-64 B 0.79-0.89x (AOCL zen4's one-branch path: 0.77-0.88x;
-         * cells behind the best peer 117-166 -> 14-33 of 226), the 512- and
-         * 4096-call mixes 0.92-1.01x, 96/128 B in the chain group 0.72x (plain
-         * stores, which forward); the price: the random-order mixes 1.09-1.15x
-         * (the peers' geometric means there, three runs: AOCL 1.00-1.19x this
-         * time, glibc 1.07-1.24x), 65-512 B 1.02-1.09x, pageend 1-63 B
-         * 1.2-1.3x (about glibc's time).  Why Zen 5 takes it (the worse-ratio
-         * rule over those cells): at its selection in policy.c.  What the gain
-         * needs, measured: one conditional branch on the path (the n > 255 test
-         * before it, not taken, 62 bytes: 1.00x, no gain) and the ret in the
-         * entry's line (the same with 66 bytes: 1.06x).  On Intel (SPR-class VM) a size test first lost the mixes
-         * (docs/kernels-x86_64.md), and on Zen 4 it is not measured: there the
-         * avx512 entry below stays. */
+        /* "avx512amd" (memset_avx512amd.S; Zen 5's row): the same kernel behind
+         * another entry.  One compare, on n with 4096 added when [dst, dst+64)
+         * spans two pages (the page-end test folded in), sends everything but
+         * the one-masked-store sizes to .Lother; the masked store is its
+         * fall-through, entry to ret in one 64-byte line (62 bytes; at 66 the
+         * gain went: 1.06x).  Fixed 0-64 B 0.79-0.89x the avx512 entry's time,
+         * random-order mixes 1.09-1.15x (Zen 5, docs/evidence/zen5.md). */
         movq    %rdi, %rax
         leal    63(%rdi), %ecx
         xorl    %edi, %ecx
@@ -300,21 +284,14 @@ KERNEL_BEGIN(SET_KERNEL)
 
         /* The adaptive window, [memset_adaptive_min, memset_adaptive_stop): the
          * vector loop or rep stosb, whichever this process measured faster at
-         * this size (per log2 n).  rep stosb skips the read-for-ownership of
-         * cold lines, the loop stores about twice as fast into the L1/L2, so on
-         * Zen 5 each loses one regime by 1.5-1.8x whatever fixed window is
-         * chosen (policy.c).  Every P-th call is timed (P = 2^max(3, 18 - log2 n):
-         * 64 at 4 KiB, 16 at 16 KiB, 8 from 32 KiB, so that a timed call's ~70 ns
-         * of rdtsc, mfence and divide stay near 2-3% of the calls' time), and one
-         * timed call in four takes the path not chosen, so that a changed regime
-         * (a buffer that stopped being cached) is seen within a few dozen calls.
-         * Each size class counts its own calls, so that sizes that alternate
-         * (4 KiB, 64 KiB, 4 KiB, ...) are each timed as often as the others.
-         * The state (fc_x86_memset_adapt) is shared by all threads and written
-         * without atomics: a lost update costs one sample, never a wrong byte.
-         * The counters sit on 16 lines picked by the stack address, so that
-         * threads that set memory at the same time rarely share one; the costs
-         * are read by every call in the window and written by the timed ones. */
+         * this size (per log2 n; a fixed window loses one regime by 1.5-1.8x on
+         * Zen 5).  Every P-th call is timed, P = 2^max(3, 18 - log2 n), so that
+         * a timed call's ~70 ns stay near 2-3% of the calls' time; one timed
+         * call in four takes the other path, so a changed regime is seen within
+         * a few dozen calls.  Each size class counts its own calls.  The state
+         * (fc_x86_memset_adapt) is shared by all threads, written without
+         * atomics (a lost update costs one sample, never a wrong byte); the
+         * counters sit on 16 lines picked by the stack address. */
 .Ladaptive:
         bsrq    %rdx, %r8               /* log2 n: 10..39 */
         leaq    fc_x86_memset_adapt(%rip), %r9
@@ -420,16 +397,11 @@ KERNEL_BEGIN(SET_KERNEL)
         ret
 
         /* 513..1024: the first eight vectors and the last four (to 768) or
-         * eight, none stored twice at 768 (the 8 + 8 form stored four twice
-         * there: 768 B 0.77x glibc's speed, against the loop's 0.92x).  Against
-         * the loop and its set-up (5-process fcbench A/Bs, Zen 5 VM): 768 B
-         * 0.92-0.93x -> 1.00x glibc's speed, 1024 B 0.93-0.95x -> 1.00-1.02x,
-         * misaligned 768 / 1024 B 0.93 / 0.94x the time; Uniform384To4096 (a
-         * seventh of its calls here) 1.01-1.03x the time in random order, even
-         * at 4096 and 512 calls.  By the worse-ratio rule (1.07 against 1.03)
-         * it stays.  It is the jump target, so that a call above 1024 B takes
-         * no more taken branches than before (measured no different from the
-         * class as the fall-through). */
+         * eight, none stored twice.  Against the loop: 1024 B 0.93-0.95x ->
+         * 1.00-1.02x glibc's speed, Uniform384To4096 1.01-1.03x the time; the
+         * worse ratio (1.07 against 1.03) keeps it (Zen 5, docs/evidence/zen5.md).
+         * It is the jump target, so a call above 1024 B takes no more taken
+         * branches than before. */
         .p2align 4
 .Lupto_1024:
         vmovdqu64 %zmm16, (%rdi)

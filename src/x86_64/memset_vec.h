@@ -109,8 +109,8 @@ void *FC_FN(void *dst, int c, size_t n)
     if (n <= 8 * VS) {
         /* Straight-line, as memmove_vec.h: the fleet's memsets of 129-256 bytes
          * (GoogleD: half its calls) paid the loop's call and setup.  avx2 against
-         * glibc's own AVX2 memset on this project's Zen 5 VM, GoogleD: 0.88x with
-         * the loop, 0.96x with this (medians of 5 runs); other mixes unchanged. */
+         * glibc's own AVX2 memset, GoogleD: 0.88x with the loop, 0.96x with this
+         * (Zen 5; docs/evidence/zen5.md); other mixes unchanged. */
         VEC v = SPLAT(c);
         STOREU(d, v);
         STOREU(d + VS, v);
