@@ -693,6 +693,7 @@ static void print_c_row(FILE *f, const fc_cpu_t *cpu, const struct fc_tunables *
         FC_X86_ROW_FIELD(rep_stosb_stop)
         FC_X86_ROW_FIELD(rep_stosb_resume)
         FC_X86_ROW_FIELD(alias_backward_stop)
+        FC_X86_ROW_FIELD(loop32_start)
         FC_X86_ROW_FIELD(memset_masked_max)
         FC_X86_ROW_FIELD(memset_adaptive_min)
         FC_X86_ROW_FIELD(memset_adaptive_stop)

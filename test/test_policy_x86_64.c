@@ -56,6 +56,18 @@ static void test_zen4(void **s)
     /* one masked store up to 64 B (measured on Zen 4 too) */
     assert_int_equal(d.tun.memset_masked_max, 64);
     assert_non_null(strstr(d.why[FC_MEMSET], "one masked store to 64 B"));
+    /* real programs: 4K-aliased copies forward, the loop on 32-byte vectors */
+    assert_int_equal(d.tun.alias_backward_stop, 0);
+    assert_int_equal(d.tun.loop32_start, 1024);
+    /* neither on Zen 5 nor Intel: measured on Zen 4 only */
+    c.family = 0x1a;
+    c.model = 2;
+    assert_int_equal(decide(c).tun.loop32_start, FC_TUN_MAX);
+    assert_int_not_equal(decide(c).tun.alias_backward_stop, 0);
+    c.family = 0x19;
+    c.model = 0x21; /* Zen 3 */
+    assert_int_equal(decide(c).tun.loop32_start, FC_TUN_MAX);
+    assert_int_not_equal(decide(c).tun.alias_backward_stop, 0);
 }
 
 /* Zen 5: the copies avx512, memset avx512amd (its one-branch entry, measured

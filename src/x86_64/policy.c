@@ -222,6 +222,7 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
         t->rep_stosb_resume = resolve(c, p->rep_stosb_resume, nt);
     }
     t->alias_backward_stop = resolve(c, p->alias_backward_stop, nt);
+    t->loop32_start = p->loop32_start ? resolve(c, p->loop32_start, nt) : FC_TUN_MAX;
     t->memset_masked_max = avx512 ? (size_t)p->memset_masked_max : 0;
     t->memset_adaptive_min = avx512 && rep ? (size_t)p->memset_adaptive_min : 0;
     t->memset_adaptive_stop = avx512 && rep ? (size_t)p->memset_adaptive_stop : 0;

@@ -63,6 +63,7 @@ struct fc_x86_profile {
     uint64_t rep_movsb_threshold, rep_movsb_stop;
     uint64_t rep_stosb_threshold, rep_stosb_stop, rep_stosb_resume; /* stop 0: one window */
     uint64_t alias_backward_stop;
+    uint64_t loop32_start;      /* avx512 copies: 0 = never */
     uint64_t memset_masked_max, memset_adaptive_min, memset_adaptive_stop; /* with AVX-512 */
 };
 
