@@ -103,7 +103,7 @@ def share(prog, d, tmp):
                                "-o", data, "--"])
     rep = subprocess.run(["perf", "report", "-i", data, "--sort", "dso,sym", "--stdio",
                           "--no-children"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    total = mem = 0.0
+    total = mem = kernel = 0.0
     top = []
     for line in rep.stdout.decode(errors="replace").splitlines():
         f = line.split()
@@ -111,10 +111,13 @@ def share(prog, d, tmp):
             continue
         pct = float(f[0][:-1])
         total += pct
+        if f[2] == "[k]":
+            kernel += pct
         if f[2] == "[.]" and MEM_SYM.match(f[3]) and "@plt" not in f[3]:
             mem += pct
-            top.append("%s %s %.1f%%" % (f[1], f[3], pct))
-    return mem, total, top
+        elif len(top) < 3:
+            top.append("%s %.1f%%" % (f[3], pct))
+    return mem, kernel, top
 
 
 def fmt_ci(t):
@@ -200,8 +203,9 @@ def run_all(a):
 
     if a.share:
         for p in progs:
-            mem, total, top = share(p, a.data, tmp)
-            print("%-16s mem* %.1f%% of the samples  (%s)" % (p.name, mem, "; ".join(top[:3])))
+            mem, kernel, top = share(p, a.data, tmp)
+            print("%-16s mem* %.1f%% of the samples, the kernel %.1f%%; next: %s" % (
+                p.name, mem, kernel, "; ".join(top)))
         return 0
 
     if a.trace:
