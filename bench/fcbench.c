@@ -160,6 +160,39 @@ static int verify_all(void)
     return bad;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A cold case walks a region whose lines partly stay cached between passes (64-byte
+ * calls on 4 KiB slots touch 1 MiB of lines): its time per call falls with the
+ * calls per sample, so every implementation on it makes the same number, the
+ * median of their calibrated counts (Zen 4 VM: one kernel under two names read
+ * 0.49x itself at 49050 calls against 17202; docs/performance.md). */
+static void same_calls_on_cold_cases(void)
+{
+    uint64_t *k = malloc(sizeof *k * (st.nitems > 0 ? (size_t)st.nitems : 1u));
+    if (!k)
+        return;
+    for (int c = 0; c < st.ncases; c++) {
+        if (!st.cases[c].cold)
+            continue;
+        int m = 0;
+        for (int j = 0; j < st.nitems; j++)
+            if (st.items[j].c == c)
+                k[m++] = st.items[j].iters;
+        if (!m)
+            continue;
+        qsort(k, (size_t)m, sizeof *k, cmp_u64);
+        for (int j = 0; j < st.nitems; j++)
+            if (st.items[j].c == c)
+                st.items[j].iters = k[m / 2];
+    }
+    free(k);
+}
+
 static void run_all(void)
 {
     int n = st.nitems, R = st.cfg.rounds;
@@ -167,9 +200,25 @@ static void run_all(void)
     double t0 = fcb_now_ns();
     last_progress = t0;
     for (int j = 0; j < n; j++) {
-        fcb_calibrate(&st, &st.items[j], target);
+        /* A calibration the scheduler interrupted takes the pause for calls and
+         * gives a sample of a few calls, timed mostly as clock overhead (Zen 4 VM,
+         * loaded: 20 calls of 17 bytes read 4-5.5 ns, not 2.4; docs/performance.md):
+         * taken again when preempted, and twice, keeping the larger count. */
+        uint64_t best = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int tries = 0; tries < 5; tries++) {
+                long before = involuntary_switches();
+                fcb_calibrate(&st, &st.items[j], target);
+                if (involuntary_switches() == before)
+                    break;
+            }
+            if (st.items[j].iters > best)
+                best = st.items[j].iters;
+        }
+        st.items[j].iters = best;
         progress(0, "calibrating %d/%d (%s)", j + 1, n, st.cases[st.items[j].c].name);
     }
+    same_calls_on_cold_cases();
     /* Estimated time per round: from the calibrated counts. */
     int *order = malloc(sizeof(int) * (n > 0 ? (size_t)n : 1u));
     for (int j = 0; j < n; j++)
