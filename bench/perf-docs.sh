@@ -1,9 +1,9 @@
 #!/bin/sh
 # perf-docs.sh - regenerates the measured part of docs/performance.md on this
-# machine: runs the full fcbench, keeps its CSV (docs/fcbench.csv), draws the
-# charts (docs/fcbench-*.png, bench/plot.py) and rewrites the part of
-# docs/performance.md between the "fcbench:begin" and "fcbench:end" markers with
-# the new table.  (The README's short results table is written by hand from it.)
+# machine: runs the full fcbench (-v: the verdict and every cell), keeps its CSV
+# (docs/fcbench.csv), draws the charts (docs/fcbench-*.png, bench/plot.py) and
+# rewrites the part of docs/performance.md between the "fcbench:begin" and
+# "fcbench:end" markers with the verdict and the new table.  (The README's short results table is written by hand from it.)
 #
 #   bench/perf-docs.sh "AMD EPYC VM (CPUID family 0x1a 'Turin-like'), 2 cores" [BUILD_DIR]
 #
@@ -32,7 +32,7 @@ if [ "${REPLOT:-0}" != 1 ]; then
   procs=${PROCESSES:-5}
   [ "$procs" = 1 ] && procs= || procs="--processes $procs"
   # shellcheck disable=SC2086
-  "$fcbench" $procs ${FCBENCH_ARGS:-} --csv docs/fcbench.csv > docs/fcbench-table.txt
+  "$fcbench" $procs -v ${FCBENCH_ARGS:-} --csv docs/fcbench.csv > docs/fcbench-table.txt
 fi
 /usr/bin/python3 bench/plot.py docs/fcbench.csv docs --label "$label" > /dev/null
 mv docs/fcbench-summary.md "$tmp/summary.md"
@@ -42,12 +42,20 @@ mv docs/fcbench-summary.md "$tmp/summary.md"
   echo
   echo "**$label.** Regenerate with \`bench/perf-docs.sh \"$machine\"\`."
   echo
+  echo "The verdict: libfastcopy's exported names against each baseline, per function and"
+  echo "group (how it is decided: \"How fcbench decides\", above):"
+  echo
+  echo '```text'
+  sed -n '/^function  *group /,/^# against /p' docs/fcbench-table.txt
+  grep '^# against ' docs/fcbench-table.txt | sed 1d
+  echo '```'
+  echo
   cat "$tmp/summary.md"
   echo
   if grep -q '^# targets' docs/fcbench-table.txt; then
     echo "The speed targets (bench/fcb_targets.c), evaluated on this same run; a ratio is"
     echo "our time / glibc's (below the limit passes), \"excess within the noise\" means the"
-    echo "95% interval does not prove the miss:"
+    echo "miss is not proven (corrected for the row's cells, as the verdict):"
     echo
     echo '```text'
     sed -n '/^# targets/,$p' docs/fcbench-table.txt | sed 1d | grep -E '^(PASS|FAIL|NOT)'
