@@ -1638,13 +1638,11 @@ static void print_verdict(FILE *f)
         fprintf(f, "\n# verdict: neither dropin nor auto ran (--impl); every cell follows\n");
         return;
     }
-    fprintf(f, "\n# verdict: libfastcopy (%s) against each baseline.  speed: the\n"
-               "# baseline's time over ours (geometric mean over the group's cells; above 1:\n"
-               "# faster).  faster/slower: the group's difference is proven beyond %.0f%% (Student\n"
-               "# t over the %s, corrected for the groups compared), else no difference.\n"
-               "# cells: proven faster (+) or slower (-) by the same rule, corrected for the\n"
-               "# cells compared.  Every cell: -v; how it is decided: man fcbench.\n",
-            !strcmp(verdict.subject, "dropin") ? "dropin: its exported names" : "auto",
+    fprintf(f, "\n# verdict: libfastcopy (%s) against each baseline.  speed: the baseline's\n"
+               "# time over ours, geometric mean over the group's cells.  faster/slower: proven\n"
+               "# beyond %.0f%% (Student t over the %s, corrected for the groups compared);\n"
+               "# cells proven faster (+) / slower (-) alike.  Every cell: -v.  man fcbench.\n",
+            !strcmp(verdict.subject, "dropin") ? "dropin, its exported names" : "auto",
             MARGIN * 100, nproc > 1 ? "processes" : "rounds");
     char line[64 + 40 * VMAX_BASE];
     size_t len = (size_t)snprintf(line, sizeof line, "%-8s %-22s %4s", "function", "group", "n");
@@ -1911,10 +1909,11 @@ static void usage(void)
           "Times memcpy/memmove/memset: every usable libfastcopy variant, the selected one\n"
           "(\"auto\") and the system C library's (\"libc\"), interleaved in one process.\n"
           "Prints a verdict: per function and group (the size mixes per regime), is\n"
-          "libfastcopy (\"dropin\", its exported names) faster, slower or no different\n"
-          "than each baseline (libc and every --with library): the geometric mean of the\n"
-          "speed ratio, and how many cells are proven faster/slower.  Proven = by more\n"
-          "than 3%, corrected for the number of cells (or groups) compared (man fcbench).\n"
+          "libfastcopy (\"dropin\", its exported names) faster or slower than each\n"
+          "baseline (libc and every --with library), or no different: the geometric\n"
+          "mean of the speed ratio, and how many cells are proven faster/slower.\n"
+          "Proven = by more than 3%, corrected for the number of cells (or groups)\n"
+          "compared (man fcbench, STATISTICS).\n"
           "output:\n"
           "  -v                  also every cell (the speedup of each impl against libc,\n"
           "                      marked + / - when proven, ~ when not), the counts against\n"
