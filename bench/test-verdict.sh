@@ -11,12 +11,13 @@
 #    cells may be called proven.  This holds by the statistics' construction, not
 #    by luck: a group or cell is proven only when its interval, at a level
 #    corrected for the number compared (Benjamini-Hochberg at 5%), lies wholly
-#    beyond +-3%; for identical functions that needs the noise to fake a 3%
-#    difference by several standard errors at once in most rounds, and the chance
-#    that any of the ~30 groups or ~300 cells does is at most 5% even without the
-#    band (fcbench --self-test draws 60000 such cells: none proven).
+#    beyond +-3%.  For identical functions the rounds' noise would have to fake a
+#    3% difference plus several standard errors; even without the band, the
+#    chance that any of the ~30 groups, or any of the ~300 cells, is called is at
+#    most 5%, and 4 cells (over 1%) far less (fcbench --self-test draws 200 such
+#    families of 300 cells: none proven).
 # 2. SLOW in libfastcopy's place (--with SLOW=dropin): called slower than
-#    libfastcopy in every group, and than libc in sizes, misal and cold.
+#    libfastcopy in every group, and than libc in every sizes and cold group.
 # 3. The output: the verdict first and short; the per-cell table only with -v;
 #    the JSON carries the verdict; the CSV and JSON give each interval's level.
 set -u
