@@ -284,6 +284,41 @@ int fcb_compare(const double *a, int na, const double *b, int nb, double *diff,
 int fcb_compare_paired(const double *a, const double *b, int n, double *diff, double *lo,
                        double *hi);
 
+/* What fcbench calls "proven" (docs/performance.md, "How fcbench decides"): a
+ * comparison of a against b is a Student t estimate of how much a's time differs
+ * from b's, tested against a band of +-margin around "the same" (not against zero),
+ * and the tests of one family (one implementation against one baseline over every
+ * cell of the run; or the groups of such a pair) are corrected together by
+ * Benjamini-Hochberg.  A fcb_cmp holds one estimate on its scale: x = mean(a) /
+ * mean(b) - 1 with its standard error (unpaired, one process's rounds), or x =
+ * the mean of log(a[k] / b[k]) (paired by process, or per-round group means). */
+struct fcb_cmp {
+    double x, se;
+    int df;
+    int log;        /* x is a mean log ratio */
+    double base;    /* b's ns per call: its mean (unpaired) or median (paired) */
+};
+/* 0, or -1 (and x = NAN) when there are fewer than 2 samples or one is <= 0. */
+int fcb_cmp_unpaired(const double *a, int na, const double *b, int nb, struct fcb_cmp *c);
+int fcb_cmp_paired(const double *a, const double *b, int n, struct fcb_cmp *c);
+int fcb_cmp_logs(const double *l, int n, struct fcb_cmp *c);
+/* p-value of "a / b lies outside [1/(1+margin), 1+margin]", two-sided convention
+ * (p <= alpha exactly when the 1-alpha interval lies outside the band); *dir = 1
+ * for the side above (a slower), -1 below (a faster).  NAN when x is. */
+double fcb_cmp_p(const struct fcb_cmp *c, double margin, int *dir);
+/* The same for one side: "a / b > ratio". */
+double fcb_cmp_p_above(const struct fcb_cmp *c, double ratio);
+/* The interval of a / b at this confidence level (e.g. 0.95). */
+void fcb_cmp_interval(const struct fcb_cmp *c, double level, double *lo, double *hi);
+/* Benjamini-Hochberg step-up at level q over p[0..n-1] (NAN entries are not
+ * tests): sets reject[i], returns how many are rejected.  Every rejected p is <= q
+ * R / M and every other above it (R rejected of M tests), so "rejected" is "the
+ * interval at level 1 - q max(R, 1) / M lies outside the band". */
+int fcb_bh(const double *p, int n, double q, unsigned char *reject);
+/* Student t: P(T > t) with df degrees of freedom, and the p-quantile. */
+double fcb_t_sf(double t, int df);
+double fcb_t_quantile(double p, int df);
+
 /* ---- pass/fail targets (fcb_targets.c; `fcbench --targets`) ------------------------ *
  * One row per speed target: which cases (shell pattern on the case name, optionally
  * a size range), which impl against which baseline impl, and the bound.  `fcbench

@@ -261,8 +261,8 @@ def summary(rows, outdir, prefix, label, sel):
             cases.append(r['case'])
     lines = ['`auto` = what libfastcopy selects here (memcpy and memmove: `%s`, memset: `%s`). '
              'Cells: glibc median → libfastcopy median per call (ns unless marked), and the '
-             'speedup (glibc time / libfastcopy time; above 1 is faster); `+`/`-`: the 95%% '
-             'Student t interval of the difference excludes zero, `~`: no difference proven.'
+             'speedup (glibc time / libfastcopy time; above 1 is faster); `+`/`-`: proven '
+             'faster/slower by more than 3%%, corrected for the cells compared, `~`: not proven.'
              % (sel.get('memcpy', '?'), sel.get('memset', '?')), '']
     # 1. The fleet mixes, one row per file.
     mixes = []

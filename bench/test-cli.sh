@@ -165,20 +165,25 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
     && ok || bad "--processes 2: want the header line, 2 samples per item, 4 CSV rows, one context on stderr: $(head -12 "$tmp/ptable") $(cat "$tmp/err")"
   [ -z "$(ls "$tmp/td")" ] && ok || bad "--processes left files in its TMPDIR: $(ls "$tmp/td")"
   # Every interval against libc is the paired one: the mean log ratio of the
-  # per-process medians, t(N-1), as ns at libc's median (checked from the JSON).
+  # per-process medians, t(N-1) at the level the JSON gives (its column's
+  # corrected level), as ns at libc's median (checked from the JSON).
   if command -v python3 >/dev/null 2>&1; then
     python3 - "$tmp/p.json" <<'PY' && ok || bad "--processes: intervals are not the paired ones"
 import json, math, statistics, sys
 r = json.load(open(sys.argv[1]))["results"]
 libc = {x["case"]: x["samples_ns"] for x in r if x["impl"] == "libc"}
-t = {1: 12.706}  # t(0.975, df) for df = processes - 1: this run has 2
 n = 0
 for x in r:
     if x["impl"] == "libc":
         continue
     a, b = x["samples_ns"], libc[x["case"]]
     l = [math.log(p / q) for p, q in zip(a, b)]
-    m, h = statistics.mean(l), t[len(l) - 1] * statistics.stdev(l) / math.sqrt(len(l))
+    # this run has 2 processes: t with 1 degree of freedom is Cauchy's
+    level = x["ci_level"]
+    if not (0.95 <= level < 1):
+        sys.exit("%s %s: level %s" % (x["case"], x["impl"], level))
+    t = math.tan(math.pi * level / 2)
+    m, h = statistics.mean(l), t * statistics.stdev(l) / math.sqrt(len(l))
     mb = statistics.median(b)
     want = ((math.exp(m - h) - 1) * mb, (math.exp(m + h) - 1) * mb)
     got = (x["ci_lo_ns"], x["ci_hi_ns"])

@@ -65,7 +65,7 @@ if $Q "$FCB" --list --dist "$W/t" > "$W/list" 2> "$W/err" &&
   ok "fcbench --dist PREFIX lists the three functions' mixes in the three regimes"
 else bad "fcbench --dist $W/t:"; cat "$W/err"; head -5 "$W/list"; fi
 main=$(sed -n 's/^main //p' "$W/manifest")
-if $Q "$FCB" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --func memcpy \
+if $Q "$FCB" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --func memcpy -v \
      --dist "$W/t.proc/$main.memcpy.csv" > "$W/run" 2> "$W/err" &&
    grep -q "^$main " "$W/run"; then
   ok "fcbench --dist replays one process's memcpy sizes"
