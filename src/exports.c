@@ -190,6 +190,14 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
     FC_BIND(ret, name, params, r)                                                    \
     __asm__(FC_ASM_BEGIN(#name) FC_TRAMPOLINE_BODY(name) FC_ASM_END(#name));
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
+/* Which copy of the shared object this is (meson option hwcaps: "baseline",
+ * "x86-64-v3", ...; "" for the build machine's library) and the kernel its
+ * memcpy, memmove and memset are (dropin_body), for fastcopy-info (info.c; weak
+ * there).  dropin_body=none: no kernel, every name is its trampoline. */
+FC_HIDDEN const char fc_dropin_copy_name[] = FC_DROPIN_COPY_NAME;
+FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME;
+#endif
+#if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC) && !FC_DROPIN_BODY_NONE
 /* memcpy, memmove and memset on x86_64: no trampoline at all when the avx512
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported
  * symbol is a copy of that kernel (src/x86_64/dropin_*.S), one of whose first
@@ -213,11 +221,9 @@ static size_t direct_limit_memset(void) { return fc_dropin_bound_memset; }
 #else
 static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #endif
-/* The kernel the exported memcpy, memmove and memset are, for fastcopy-info
- * (info.c: weak, absent where the names are not fall-through entries): the
- * meson option's value, and the variant of the copies and of memset
- * (fc_dropin_config.h). */
-FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME;
+/* The variant of the exported copies and of memset (fc_dropin_config.h), for
+ * fastcopy-info (info.c: weak, absent where the names are not fall-through
+ * entries). */
 FC_HIDDEN const char fc_dropin_copy_body[] = FC_DROPIN_COPY_BODY_NAME;
 FC_HIDDEN const char fc_dropin_set_body[] = FC_DROPIN_SET_BODY_NAME;
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
@@ -259,6 +265,25 @@ __attribute__((constructor)) static void fc_decide_at_load(void)
 #define FC_RESOLVER_F(name, r) r
 #endif
 FC_EXPORT_LIST(FC_EXPORT, FC_EXPORT_F)
+
+#ifndef FC_TRACE_BUILD
+/* How the exported names are bound, for fastcopy-info (info.c): "body" (x86_64:
+ * memcpy, memmove and memset are a kernel, the others trampolines), "trampoline"
+ * (x86_64, dropin_body=none: every name one jump through its slot), "stub" (no
+ * IFUNC: slots that the first call or a constructor fills) or "ifunc" (the names
+ * are IFUNC symbols: aarch64, riscv64, -Ddropin_ifunc=true, and libfastcopy.a on
+ * x86_64). */
+FC_HIDDEN const char fc_dropin_binding[] =
+#if defined(FC_EXPORT_FALLTHROUGH)
+    "body";
+#elif defined(FC_NO_IFUNC)
+    "stub";
+#elif defined(FC_BIND)
+    "trampoline";
+#else
+    "ifunc";
+#endif
+#endif
 
 #ifdef FC_NO_IFUNC
 #define FC_FILL(ret, name, params, r) FC_SLOT_FILL(name, resolve_##r(0, 0));
