@@ -14,6 +14,7 @@
 #include "rawsys.h"
 #include "fastcopy.h"
 #include "dispatch.h"
+#include "control.h"
 #include "fc_tun_offsets.h" /* its static assertions: the assembly's offsets are current */
 
 struct fc_tunables fc_tun FC_HIDDEN __attribute__((aligned(FC_TUN_ALIGN)));
@@ -78,18 +79,11 @@ static void line_start(struct fc_line *l, const char *key, const char *val)
     line_add(l, ": ");
 }
 
+/* Kept by control.c, which prints the first one, once per process (and none in
+ * libfastcopy-trace.so). */
 static void line_emit(struct fc_line *l)
 {
-#ifdef FC_TRACE_BUILD
-    /* libfastcopy-trace.so applies the overrides silently: a traced program's
-     * stderr is its own (a program that links libfastcopy.so prints the line
-     * itself; one that does not would never have printed it). */
-    (void)l;
-    return;
-#endif
-    size_t n = fc_strlen(l->buf);
-    l->buf[n++] = '\n';
-    fc_write_err(l->buf, n);
+    fc_diag_line(l->buf);
 }
 
 static void add_size(struct fc_line *l, size_t v)
@@ -148,6 +142,7 @@ struct fc_settings {
     unsigned var_env, var_file;        /* bit per function */
     /* the tuning file being read */
     const char *path;
+    int system; /* the system-wide one (not named by FASTCOPY_TUNING) */
     unsigned lineno;
     unsigned short first_line[FC_NTUN + FC_NFUNCS];
 };
@@ -262,6 +257,8 @@ static int is_env_of(const char *key, unsigned t)
 
 static void apply_env(struct fc_settings *s, const char *key, const char *val)
 {
+    if (fc_control_env(key, val)) /* FASTCOPY_DISABLE, FASTCOPY_QUIET */
+        return;
     for (int f = 0; f < FC_NFUNCS; f++)
         if (fc_streq(key, fc_func_env[f])) {
             apply_variant_env(s, f, key, val);
@@ -418,7 +415,10 @@ static int file_header(struct fc_settings *s, const char *line)
         line_add(&l, "; this one: ");
         line_add(&l, me);
         line_add(&l, "); ignored");
-        line_emit(&l);
+        /* the system-wide file after a migration: fastcopy-info says it, not
+         * every process */
+        if (!s->system)
+            line_emit(&l);
         set_status(s, s->path, ": ignored: measured on another CPU (", other);
         fc_strcat(s->d->tuning, FC_TUNING_LEN, ")");
         return 0;
@@ -581,6 +581,7 @@ static void load_tuning(struct fc_settings *s, const char *path, int system, int
     struct fc_stat st;
 
     s->path = path;
+    s->system = system;
     s->lineno = 0;
     fd = fc_open_ro_nonblock(path);
     if (fd < 0) {
@@ -766,6 +767,7 @@ FC_HIDDEN const struct fc_decision *fc_decide(uint64_t a0, const void *a1)
     fc_sigrestore(&mask);
     while (__atomic_load_n(&fc_state, __ATOMIC_ACQUIRE) != 2)
         fc_sched_yield();
+    fc_diag_flush();
     return &fc_dec;
 }
 

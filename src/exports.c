@@ -7,6 +7,7 @@
  * overflow detected" and aborts, as glibc's own _chk functions do). */
 #include "kernels.h"
 #include "dispatch.h"
+#include "control.h"
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC) && !defined(FC_TRACE_BUILD)
 #include "fc_dropin_config.h"
 #endif
@@ -81,9 +82,32 @@ extern void __chk_fail(void) __attribute__((noreturn));
 FC_MEMCPY_VARIANTS(FC_MEMCPY_WRAPPERS)
 FC_MEMMOVE_VARIANTS(FC_MEMMOVE_WRAPPERS)
 FC_MEMSET_VARIANTS(FC_MEMSET_WRAPPERS)
+/* The same around the C library's functions, for a disabled process (control.c). */
+FC_MEMCPY_WRAPPERS(libc, fc_libc_memcpy)
+FC_MEMMOVE_WRAPPERS(libc, fc_libc_memmove)
+FC_MEMSET_WRAPPERS(libc, fc_libc_memset)
+#define FC_LIBC_FC_MEMCPY fc_libc_memcpy
+#define FC_LIBC_FC_MEMMOVE fc_libc_memmove
+#define FC_LIBC_FC_MEMSET fc_libc_memset
+
+/* The selected variant's kernel of func: what a disabled process calls until the
+ * C library's function is found (control.c, fc_libc_seed). */
+#define FC_PICKED(name, sym) (void *)sym
+static void *own_kernel(int func, unsigned i)
+{
+    if (func == FC_MEMSET) {
+        FC_PICK_KERNEL(FC_MEMSET_VARIANTS, i);
+        return (void *)fc_memset_generic;
+    }
+    FC_PICK_KERNEL(FC_MEMMOVE_VARIANTS, i); /* memcpy's kernels are memmove's */
+    return (void *)fc_memmove_generic;
+}
+#undef FC_PICKED
 
 /* One resolver per exported name: the wrapper of the selected variant, by the
- * picker the fc_* IFUNCs use too (kernels.h). */
+ * picker the fc_* IFUNCs use too (kernels.h); in a disabled process
+ * (FASTCOPY_DISABLE=1, /etc/fastcopy/disable) the wrapper around the C library's
+ * function instead. */
 typedef void *(*copy_t)(void *, const void *, size_t);
 typedef void *(*set_t)(void *, int, size_t);
 typedef void *(*copy_chk_t)(void *, const void *, size_t, size_t);
@@ -96,7 +120,12 @@ typedef void (*bzero_chk_t)(void *, size_t, size_t);
 #define FC_RESOLVER(export, type, func, LIST)                                        \
     __attribute__((used)) static type resolve_##export(uint64_t a0, const void *a1)      \
     {                                                                                \
-        FC_PICK_KERNEL(LIST, fc_decide(a0, a1)->sel[func]);                          \
+        const struct fc_decision *fc_d = fc_decide(a0, a1);                          \
+        if (fc_control_disabled()) {                                                 \
+            fc_libc_seed(func, own_kernel(func, fc_d->sel[func]));                   \
+            return WRAP(libc, FC_LIBC_##func);                                       \
+        }                                                                            \
+        FC_PICK_KERNEL(LIST, fc_d->sel[func]);                                       \
         return 0;                                                                    \
     }
 

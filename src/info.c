@@ -7,6 +7,7 @@
 #include <string.h>
 #include "arch.h"
 #include "dispatch.h"
+#include "control.h"
 #include "fastcopy.h"
 
 struct out {
@@ -98,6 +99,37 @@ FC_API size_t fc_describe(char *buf, size_t cap)
                     fc_func_name(f), sel, other ? "; the body " : "", other ? sel : "",
                     other ? " runs it directly" : "");
         }
+    }
+
+    /* Runtime control and the diagnostics (control.c) */
+    int dis = fc_control_disabled();
+    unsigned bound = fc_control_libc_bound();
+    put(&o, "\nRuntime control\n");
+    if (!dis)
+        put(&o, "  enabled (FASTCOPY_DISABLE=1, or the file " FC_DISABLE_FILE ", sends the "
+                "exported names to the C library's functions)\n");
+    else
+        put(&o, "  disabled by %s%s%s: the exported names call %s\n",
+            dis & FC_DISABLED_ENV ? "FASTCOPY_DISABLE=1" : "",
+            dis == (FC_DISABLED_ENV | FC_DISABLED_FILE) ? " and " : "",
+            dis & FC_DISABLED_FILE ? FC_DISABLE_FILE : "",
+            bound == 7 ? "the C library's memcpy, memmove and memset"
+            : bound    ? "the C library's functions where found, libfastcopy's elsewhere"
+                       : "libfastcopy's still: no other memcpy, memmove and memset in this "
+                         "program (statically linked)");
+    unsigned nd = fc_diag_count();
+    if (nd) {
+        int q = fc_control_quiet();
+        put(&o, "\nMessages (%s)\n",
+            fc_diag_printed() ? "the process printed the first on stderr"
+            : q & 1           ? "none printed: FASTCOPY_QUIET=1"
+            : q & 2           ? "none printed: " FC_QUIET_FILE " exists"
+                              : "none printed");
+        for (unsigned i = 0; i < FC_DIAG_KEEP; i++)
+            if (fc_diag_get(i))
+                put(&o, "  %s\n", fc_diag_get(i));
+        if (nd > FC_DIAG_KEEP)
+            put(&o, "  (and %u more)\n", nd - FC_DIAG_KEEP);
     }
 
     static const char *const from[] = {"policy", "tuning file", "environment"};

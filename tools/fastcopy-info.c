@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "fastcopy.h"
+#include "info-pid.h"
 
 /* A -Dhwcaps=true install (docs/packaging.md): the copies beside the one loaded,
  * by the kernel their exported memcpy/memmove/memset are.  The loader picks a
@@ -67,12 +68,31 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        puts("usage: fastcopy-info [--version | --help]\n"
+        puts("usage: fastcopy-info [--version | --help | --pid PID [--recompute]]\n"
              "Prints the libfastcopy shared object it loaded, the CPU facts the library\n"
-             "saw, every variant with usable/selected, the thresholds, and why each\n"
-             "function got its variant.  Honours the same FASTCOPY_* environment\n"
-             "overrides as the library (see fastcopy-info(1), libfastcopy(7)).");
+             "saw, every variant with usable/selected, the thresholds, the runtime\n"
+             "control, and why each function got its variant.  Honours the same\n"
+             "FASTCOPY_* environment overrides as the library (see fastcopy-info(1),\n"
+             "libfastcopy(7)).\n"
+             "--pid PID: whether that running process has libfastcopy, which copy, and\n"
+             "which variants it uses and why, read from its memory (another user's\n"
+             "process needs root) or, where that cannot be read or with --recompute,\n"
+             "recomputed from its environment, the tuning file and this CPU.");
         return 0;
+    }
+    if (argc > 1 && !strcmp(argv[1], "--status-dump")) /* recomputing for --pid */
+        return fc_info_status_dump();
+    if (argc > 2 && !strcmp(argv[1], "--pid")) {
+        int recompute = argc > 3 && !strcmp(argv[3], "--recompute");
+        if (argc > 3 + recompute) {
+            fprintf(stderr, "fastcopy-info: unknown option '%s' (try --help)\n", argv[3 + recompute]);
+            return 2;
+        }
+        return fc_info_pid(argv[2], recompute);
+    }
+    if (argc > 1 && !strcmp(argv[1], "--pid")) {
+        fprintf(stderr, "fastcopy-info: --pid needs a process id (try --help)\n");
+        return 2;
     }
     if (argc > 1) {
         fprintf(stderr, "fastcopy-info: unknown option '%s' (try --help)\n", argv[1]);
