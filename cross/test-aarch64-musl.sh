@@ -36,7 +36,7 @@ install_arm64 test-aarch64-musl gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup --cross-file cross/aarch64-linux-musl.ini -Dwerror=true -Dtests=enabled "$builddir"
 else
-  meson configure "$builddir" -Dwerror=true -Dtests=enabled
+  meson setup --reconfigure "$builddir" -Dwerror=true -Dtests=enabled
 fi
 ninja -C "$builddir"
 echo "test-aarch64-musl: the suite with setup a64max"

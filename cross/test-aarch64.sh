@@ -30,7 +30,7 @@ install_arm64 test-aarch64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true -Dtests=enabled "$builddir"
 else
-  meson configure "$builddir" -Dwerror=true -Dtests=enabled
+  meson setup --reconfigure "$builddir" -Dwerror=true -Dtests=enabled
 fi
 ninja -C "$builddir"
 FC_TEST_QUICK=1 meson test -C "$builddir" --print-errorlogs

@@ -8,8 +8,8 @@
  * Overrides are read from /proc/self/environ with raw syscalls (the resolver
  * cannot call getenv: libc is not initialised yet), and ignored entirely when
  * /proc/self/auxv says AT_SECURE (setuid/setgid/capabilities), as glibc ignores
- * its tunables there.  Each problem prints one line on stderr; the automatic
- * choice stands. */
+ * its tunables there.  Each problem is one line (control.c prints the first,
+ * once per process); the automatic choice stands. */
 #include "kernels.h"
 #include "rawsys.h"
 #include "fastcopy.h"
@@ -669,7 +669,7 @@ static void load_tuning(struct fc_settings *s, const char *path, int system, int
 
 /* The environment (/proc/self/environ, unless AT_SECURE), then the tuning file
  * (FASTCOPY_TUNING, else the system file), then the order check.  Each problem
- * prints one line on stderr; what was not set stays the policy's. */
+ * is one line (control.c); what was not set stays the policy's. */
 static void apply_settings(const fc_cpu_t *cpu, struct fc_decision *d)
 {
     struct fc_settings s;
