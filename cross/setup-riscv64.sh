@@ -9,7 +9,7 @@
 #    the configured Debian mirror when apt has none, and lays our meson.build
 #    overlay (subprojects/packagefiles/cmocka/) over it; nothing third-party is
 #    committed (.gitignore ignores /subprojects/*/);
-# 3. runs meson setup with cross/riscv64-linux-gnu.ini and -Dwerror=true.
+# 3. runs meson setup with cross/riscv64-linux-gnu.ini and -Dwerror=true -Dtests=enabled.
 # Idempotent: a second run only reconfigures.
 set -eu
 cd "$(dirname "$0")/.."
@@ -60,10 +60,10 @@ if [ ! -f subprojects/cmocka/src/cmocka.c ]; then
 fi
 cp subprojects/packagefiles/cmocka/meson.build subprojects/cmocka/meson.build
 
-# -Dwerror=true: this is the project's own test build (the default has no werror).
+# -Dwerror=true -Dtests=enabled: this is the project's own test build (the default has no werror).
 if [ -d "$builddir" ]; then
-    meson setup --reconfigure "$builddir" --cross-file cross/riscv64-linux-gnu.ini -Dwerror=true
+    meson setup --reconfigure "$builddir" --cross-file cross/riscv64-linux-gnu.ini -Dwerror=true -Dtests=enabled
 else
-    meson setup "$builddir" --cross-file cross/riscv64-linux-gnu.ini -Dwerror=true
+    meson setup "$builddir" --cross-file cross/riscv64-linux-gnu.ini -Dwerror=true -Dtests=enabled
 fi
 echo "configured $top/$builddir"

@@ -11,7 +11,7 @@
 #    qemu-user and musl for arm64 from Debian multiarch (musl-dev:arm64 has the
 #    headers, start files, libc.a and the specs file the cross file uses;
 #    musl:arm64 the loader, /lib/ld-musl-aarch64.so.1);
-# 2. meson setup --cross-file cross/aarch64-linux-musl.ini -Dwerror=true, ninja;
+# 2. meson setup --cross-file cross/aarch64-linux-musl.ini -Dwerror=true -Dtests=enabled, ninja;
 # 3. meson test under three QEMU CPU models (the setups of test/meson.build's model
 #    list: QEMU_CPU, the kernel release, FC_TEST_QUICK=1, the variants the model
 #    must get, asserted by the variant suite and by test_bind): max (sve at 512
@@ -34,9 +34,9 @@ install_arm64 test-aarch64-musl gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
   ninja-build musl-dev:arm64 musl:arm64
 
 if [ ! -f "$builddir/build.ninja" ]; then
-  meson setup --cross-file cross/aarch64-linux-musl.ini -Dwerror=true "$builddir"
+  meson setup --cross-file cross/aarch64-linux-musl.ini -Dwerror=true -Dtests=enabled "$builddir"
 else
-  meson configure "$builddir" -Dwerror=true
+  meson setup --reconfigure "$builddir" -Dwerror=true -Dtests=enabled
 fi
 ninja -C "$builddir"
 echo "test-aarch64-musl: the suite with setup a64max"

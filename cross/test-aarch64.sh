@@ -9,7 +9,7 @@
 # 1. installs, when missing, the Debian 12 packages: the cross compiler and libc,
 #    qemu-user, and cmocka/Google Benchmark for arm64 from Debian multiarch
 #    (dpkg --add-architecture arm64);
-# 2. meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true (exe_wrapper =
+# 2. meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true -Dtests=enabled (exe_wrapper =
 #    qemu-aarch64 with the cross loader and its own libc: see the cross file), ninja;
 # 3. meson test, every test under qemu-aarch64, with FC_TEST_QUICK=1 (the sweeps of
 #    test_variants sized for emulation: vector code runs 5-20x slower there).
@@ -28,9 +28,9 @@ install_arm64 test-aarch64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
   ninja-build libcmocka-dev:arm64 libbenchmark-dev:arm64
 
 if [ ! -f "$builddir/build.ninja" ]; then
-  meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true "$builddir"
+  meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true -Dtests=enabled "$builddir"
 else
-  meson configure "$builddir" -Dwerror=true
+  meson setup --reconfigure "$builddir" -Dwerror=true -Dtests=enabled
 fi
 ninja -C "$builddir"
 FC_TEST_QUICK=1 meson test -C "$builddir" --print-errorlogs

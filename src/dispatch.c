@@ -9,6 +9,7 @@
 #include "rawsys.h"
 #include "fastcopy.h"
 #include "dispatch.h"
+#include "control.h"
 #include "fc_tun_offsets.h" /* its static assertions: the assembly's offsets are current */
 
 struct fc_tunables fc_tun FC_HIDDEN __attribute__((aligned(FC_TUN_ALIGN)));
@@ -51,6 +52,7 @@ FC_HIDDEN const struct fc_decision *fc_decide(uint64_t a0, const void *a1)
     fc_sigrestore(&mask);
     while (__atomic_load_n(&fc_state, __ATOMIC_ACQUIRE) != 2)
         fc_sched_yield();
+    fc_diag_flush();
     return &fc_dec;
 }
 

@@ -7,6 +7,7 @@
  * overflow detected" and aborts, as glibc's own _chk functions do). */
 #include "kernels.h"
 #include "dispatch.h"
+#include "control.h"
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC) && !defined(FC_TRACE_BUILD)
 #include "fc_dropin_config.h"
 #endif
@@ -81,9 +82,32 @@ extern void __chk_fail(void) __attribute__((noreturn));
 FC_MEMCPY_VARIANTS(FC_MEMCPY_WRAPPERS)
 FC_MEMMOVE_VARIANTS(FC_MEMMOVE_WRAPPERS)
 FC_MEMSET_VARIANTS(FC_MEMSET_WRAPPERS)
+/* The same around the C library's functions, for a disabled process (control.c). */
+FC_MEMCPY_WRAPPERS(libc, fc_libc_memcpy)
+FC_MEMMOVE_WRAPPERS(libc, fc_libc_memmove)
+FC_MEMSET_WRAPPERS(libc, fc_libc_memset)
+#define FC_LIBC_FC_MEMCPY fc_libc_memcpy
+#define FC_LIBC_FC_MEMMOVE fc_libc_memmove
+#define FC_LIBC_FC_MEMSET fc_libc_memset
+
+/* The selected variant's kernel of func: what a disabled process calls until the
+ * C library's function is found (control.c, fc_libc_seed). */
+#define FC_PICKED(name, sym) (void *)sym
+static void *own_kernel(int func, unsigned i)
+{
+    if (func == FC_MEMSET) {
+        FC_PICK_KERNEL(FC_MEMSET_VARIANTS, i);
+        return (void *)fc_memset_generic;
+    }
+    FC_PICK_KERNEL(FC_MEMMOVE_VARIANTS, i); /* memcpy's kernels are memmove's */
+    return (void *)fc_memmove_generic;
+}
+#undef FC_PICKED
 
 /* One resolver per exported name: the wrapper of the selected variant, by the
- * picker the fc_* IFUNCs use too (kernels.h). */
+ * picker the fc_* IFUNCs use too (kernels.h); in a disabled process
+ * (FASTCOPY_DISABLE=1, /etc/fastcopy/disable) the wrapper around the C library's
+ * function instead. */
 typedef void *(*copy_t)(void *, const void *, size_t);
 typedef void *(*set_t)(void *, int, size_t);
 typedef void *(*copy_chk_t)(void *, const void *, size_t, size_t);
@@ -96,7 +120,12 @@ typedef void (*bzero_chk_t)(void *, size_t, size_t);
 #define FC_RESOLVER(export, type, func, LIST)                                        \
     __attribute__((used)) static type resolve_##export(uint64_t a0, const void *a1)      \
     {                                                                                \
-        FC_PICK_KERNEL(LIST, fc_decide(a0, a1)->sel[func]);                          \
+        const struct fc_decision *fc_d = fc_decide(a0, a1);                          \
+        if (fc_control_disabled()) {                                                 \
+            fc_libc_seed(func, own_kernel(func, fc_d->sel[func]));                   \
+            return WRAP(libc, FC_LIBC_##func);                                       \
+        }                                                                            \
+        FC_PICK_KERNEL(LIST, fc_d->sel[func]);                                       \
         return 0;                                                                    \
     }
 
@@ -169,6 +198,14 @@ FC_RESOLVER(explicit_bzero_chk, bzero_chk_t, FC_MEMSET, FC_MEMSET_VARIANTS)
     FC_BIND(ret, name, params, r)                                                    \
     __asm__(FC_ASM_BEGIN(#name) FC_TRAMPOLINE_BODY(name) FC_ASM_END(#name));
 #if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC)
+/* Which copy of the shared object this is (meson option hwcaps: "baseline",
+ * "x86-64-v3", ...; "" for the build machine's library) and the kernel its
+ * memcpy, memmove and memset are (dropin_body), for fastcopy-info (info.c; weak
+ * there).  dropin_body=none: no kernel, every name is its trampoline. */
+FC_HIDDEN const char fc_dropin_copy_name[] = FC_DROPIN_COPY_NAME;
+FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME;
+#endif
+#if defined(__x86_64__) && !defined(FC_DROPIN_IFUNC) && !FC_DROPIN_BODY_NONE
 /* memcpy, memmove and memset on x86_64: no trampoline at all when the avx512
  * kernel is chosen (Zen 4/5, Intel Sapphire Rapids and later).  The exported
  * symbol is a copy of that kernel (src/x86_64/dropin_*.S), one of whose first
@@ -192,11 +229,9 @@ static size_t direct_limit_memset(void) { return fc_dropin_bound_memset; }
 #else
 static size_t direct_limit_memset(void) { return fc_tun.memset_masked_max + 1; }
 #endif
-/* The kernel the exported memcpy, memmove and memset are, for fastcopy-info
- * (info.c: weak, absent where the names are not fall-through entries): the
- * meson option's value, and the variant of the copies and of memset
- * (fc_dropin_config.h). */
-FC_HIDDEN const char fc_dropin_body[] = FC_DROPIN_BODY_NAME;
+/* The variant of the exported copies and of memset (fc_dropin_config.h), for
+ * fastcopy-info (info.c: weak, absent where the names are not fall-through
+ * entries). */
 FC_HIDDEN const char fc_dropin_copy_body[] = FC_DROPIN_COPY_BODY_NAME;
 FC_HIDDEN const char fc_dropin_set_body[] = FC_DROPIN_SET_BODY_NAME;
 #define FC_EXPORT_FALLTHROUGH(ret, name, params, r, kernel)                           \
@@ -238,6 +273,25 @@ __attribute__((constructor)) static void fc_decide_at_load(void)
 #define FC_RESOLVER_F(name, r) r
 #endif
 FC_EXPORT_LIST(FC_EXPORT, FC_EXPORT_F)
+
+#ifndef FC_TRACE_BUILD
+/* How the exported names are bound, for fastcopy-info (info.c): "body" (x86_64:
+ * memcpy, memmove and memset are a kernel, the others trampolines), "trampoline"
+ * (x86_64, dropin_body=none: every name one jump through its slot), "stub" (no
+ * IFUNC: slots that the first call or a constructor fills) or "ifunc" (the names
+ * are IFUNC symbols: aarch64, riscv64, -Ddropin_ifunc=true, and libfastcopy.a on
+ * x86_64). */
+FC_HIDDEN const char fc_dropin_binding[] =
+#if defined(FC_EXPORT_FALLTHROUGH)
+    "body";
+#elif defined(FC_NO_IFUNC)
+    "stub";
+#elif defined(FC_BIND)
+    "trampoline";
+#else
+    "ifunc";
+#endif
+#endif
 
 #ifdef FC_NO_IFUNC
 #define FC_FILL(ret, name, params, r) FC_SLOT_FILL(name, resolve_##r(0, 0));

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "arch.h"
 #include "dispatch.h"
+#include "control.h"
 #include "fastcopy.h"
 
 struct out {
@@ -55,12 +56,29 @@ FC_API size_t fc_describe(char *buf, size_t cap)
         put(&o, "\n");
     }
 
-    /* x86_64 shared object: which kernel the exported names are (exports.c) */
+    /* How the exported names are bound (exports.c; absent in programs that link
+     * the library's parts without its exported names), which copy of the shared
+     * object this is (x86_64, -Dhwcaps=true), and which kernel memcpy, memmove and
+     * memset are (x86_64). */
+    extern const char fc_dropin_binding[] __attribute__((weak, visibility("hidden")));
+    extern const char fc_dropin_copy_name[] __attribute__((weak, visibility("hidden")));
     extern const char fc_dropin_body[] __attribute__((weak, visibility("hidden")));
     extern const char fc_dropin_copy_body[] __attribute__((weak, visibility("hidden")));
     extern const char fc_dropin_set_body[] __attribute__((weak, visibility("hidden")));
-    if (fc_dropin_body) {
-        put(&o, "\nExported memcpy, memmove, memset (what a preloading program calls)\n");
+    if (fc_dropin_binding) {
+        put(&o, "\nExported memcpy, memmove, memset (what a preloading or linking program calls)\n");
+        if (fc_dropin_copy_name && fc_dropin_copy_name[0])
+            put(&o, "  copy: %s (one of the copies a -Dhwcaps=true install holds; which CPU "
+                    "loads which: docs/packaging.md)\n", fc_dropin_copy_name);
+        if (!strcmp(fc_dropin_binding, "ifunc"))
+            put(&o, "  IFUNC symbols: each bound at load to the selected variant\n");
+        else if (!strcmp(fc_dropin_binding, "stub"))
+            put(&o, "  each a jump through a slot that the first call (or a constructor) "
+                    "fills with the selected variant\n");
+        else if (!strcmp(fc_dropin_binding, "trampoline"))
+            put(&o, "  each one jump through a slot to the selected variant (dropin_body=none)\n");
+    }
+    if (fc_dropin_binding && fc_dropin_copy_body) {
         if (strcmp(fc_dropin_copy_body, fc_dropin_set_body))
             put(&o, "  the %s kernel itself, memset the %s one (meson option dropin_body=%s)\n",
                 fc_dropin_copy_body, fc_dropin_set_body, fc_dropin_body);
@@ -78,9 +96,40 @@ FC_API size_t fc_describe(char *buf, size_t cap)
             else
                 put(&o, "  %-8s diverted on every call to %s, the selected variant (two loads and "
                         "two taken jumps more)%s%s%s\n",
-                    fc_func_name(f), sel, other ? "; a build with -Ddropin_body=" : "",
-                    other ? sel : "", other ? " runs it directly" : "");
+                    fc_func_name(f), sel, other ? "; the body " : "", other ? sel : "",
+                    other ? " runs it directly" : "");
         }
+    }
+
+    /* Runtime control and the diagnostics (control.c) */
+    int dis = fc_control_disabled();
+    unsigned bound = fc_control_libc_bound();
+    put(&o, "\nRuntime control\n");
+    if (!dis)
+        put(&o, "  enabled (FASTCOPY_DISABLE=1, or the file " FC_DISABLE_FILE ", sends the "
+                "exported names to the C library's functions)\n");
+    else
+        put(&o, "  disabled by %s%s%s: the exported names call %s\n",
+            dis & FC_DISABLED_ENV ? "FASTCOPY_DISABLE=1" : "",
+            dis == (FC_DISABLED_ENV | FC_DISABLED_FILE) ? " and " : "",
+            dis & FC_DISABLED_FILE ? FC_DISABLE_FILE : "",
+            bound == 7 ? "the C library's memcpy, memmove and memset"
+            : bound    ? "the C library's functions where found, libfastcopy's elsewhere"
+                       : "libfastcopy's still: no other memcpy, memmove and memset in this "
+                         "program (statically linked)");
+    unsigned nd = fc_diag_count();
+    if (nd) {
+        int q = fc_control_quiet();
+        put(&o, "\nMessages (%s)\n",
+            fc_diag_printed() ? "the process printed the first on stderr"
+            : q & 1           ? "none printed: FASTCOPY_QUIET=1"
+            : q & 2           ? "none printed: " FC_QUIET_FILE " exists"
+                              : "none printed");
+        for (unsigned i = 0; i < FC_DIAG_KEEP; i++)
+            if (fc_diag_get(i))
+                put(&o, "  %s\n", fc_diag_get(i));
+        if (nd > FC_DIAG_KEEP)
+            put(&o, "  (and %u more)\n", nd - FC_DIAG_KEEP);
     }
 
     static const char *const from[] = {"policy", "tuning file", "environment"};

@@ -6,12 +6,14 @@
  * is read from /proc/self/environ and the file with raw system calls (rawsys.h),
  * and both are ignored when /proc/self/auxv says AT_SECURE (setuid/setgid/
  * capabilities), except a system file owned by root and not writable by others.
- * Precedence: FASTCOPY_* > tuning file > policy.  Each problem prints one line on
- * stderr and the value it would have replaced stands.  Sizes use the library's
+ * Precedence: FASTCOPY_* > tuning file > policy.  Each problem is one line
+ * (control.c prints the first, once per process) and the value it would have
+ * replaced stands.  Sizes use the library's
  * one grammar, fc_parse_size (util.c), which fcbench shares. */
 #include "kernels.h"
 #include "rawsys.h"
 #include "dispatch.h"
+#include "control.h"
 
 static const char fc_func_env[FC_NFUNCS][20] = {"FASTCOPY_MEMCPY", "FASTCOPY_MEMMOVE",
                                                 "FASTCOPY_MEMSET"};
@@ -61,18 +63,11 @@ static void line_start(struct fc_line *l, const char *key, const char *val)
     line_add(l, ": ");
 }
 
+/* Kept by control.c, which prints the first one, once per process (and none in
+ * libfastcopy-trace.so). */
 static void line_emit(struct fc_line *l)
 {
-#ifdef FC_TRACE_BUILD
-    /* libfastcopy-trace.so applies the overrides silently: a traced program's
-     * stderr is its own (a program that links libfastcopy.so prints the line
-     * itself; one that does not would never have printed it). */
-    (void)l;
-    return;
-#endif
-    size_t n = fc_strlen(l->buf);
-    l->buf[n++] = '\n';
-    fc_write_err(l->buf, n);
+    fc_diag_line(l->buf);
 }
 
 static void add_size(struct fc_line *l, size_t v)
@@ -106,6 +101,7 @@ struct fc_settings {
     unsigned var_env, var_file;        /* bit per function */
     /* the tuning file being read */
     const char *path;
+    int system; /* the system-wide one (not named by FASTCOPY_TUNING) */
     unsigned lineno;
     unsigned short first_line[FC_NTUN + FC_NFUNCS];
 };
@@ -220,6 +216,8 @@ static int is_env_of(const char *key, unsigned t)
 
 static void apply_env(struct fc_settings *s, const char *key, const char *val)
 {
+    if (fc_control_env(key, val)) /* FASTCOPY_DISABLE, FASTCOPY_QUIET */
+        return;
     for (int f = 0; f < FC_NFUNCS; f++)
         if (fc_streq(key, fc_func_env[f])) {
             apply_variant_env(s, f, key, val);
@@ -376,7 +374,10 @@ static int file_header(struct fc_settings *s, const char *line)
         line_add(&l, "; this one: ");
         line_add(&l, me);
         line_add(&l, "); ignored");
-        line_emit(&l);
+        /* the system-wide file after a migration: fastcopy-info says it, not
+         * every process */
+        if (!s->system)
+            line_emit(&l);
         set_status(s, s->path, ": ignored: measured on another CPU (", other);
         fc_strcat(s->d->tuning, FC_TUNING_LEN, ")");
         return 0;
@@ -539,6 +540,7 @@ static void load_tuning(struct fc_settings *s, const char *path, int system, int
     struct fc_stat st;
 
     s->path = path;
+    s->system = system;
     s->lineno = 0;
     fd = fc_open_ro_nonblock(path);
     if (fd < 0) {
@@ -626,7 +628,7 @@ static void load_tuning(struct fc_settings *s, const char *path, int system, int
 
 /* The environment (/proc/self/environ, unless AT_SECURE), then the tuning file
  * (FASTCOPY_TUNING, else the system file), then the order check.  Each problem
- * prints one line on stderr; what was not set stays the policy's. */
+ * is one line (control.c); what was not set stays the policy's. */
 FC_HIDDEN void fc_apply_settings(const fc_cpu_t *cpu, struct fc_decision *d)
 {
     struct fc_settings s;

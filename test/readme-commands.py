@@ -53,7 +53,9 @@ try:
         cmd = cmd.replace('ninja -C', 'ninja -j2 -C')
         if cmd.startswith('meson setup '):
             cmd += ' ' + src
-        libs = glob.glob(os.path.join(stage, 'usr/local/lib*/**/libfastcopy.so.0'), recursive=True)
+        # the baseline copy: the shortest path (-Dhwcaps=true installs others below it)
+        libs = sorted(glob.glob(os.path.join(stage, 'usr/local/lib*/**/libfastcopy.so.0'),
+                                recursive=True), key=len)
         if libs:
             libdir = os.path.dirname(libs[0])
             cmd = cmd.replace('/usr/local/lib/x86_64-linux-gnu/libfastcopy.so.0', libs[0])

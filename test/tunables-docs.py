@@ -41,7 +41,8 @@ for field, env, arch, lo, hi in rows:
     if var not in man:
         bad.append('man/libfastcopy.7: %s not documented' % var)
 known = {'FASTCOPY_' + r[1] for r in rows if r[1]}
-others = {'FASTCOPY_MEMCPY', 'FASTCOPY_MEMMOVE', 'FASTCOPY_MEMSET', 'FASTCOPY_TUNING'}
+others = {'FASTCOPY_MEMCPY', 'FASTCOPY_MEMMOVE', 'FASTCOPY_MEMSET', 'FASTCOPY_TUNING',
+          'FASTCOPY_DISABLE', 'FASTCOPY_QUIET'}
 for name, text in (('README.md', readme), ('man/libfastcopy.7', man)):
     for var in set(re.findall(r'FASTCOPY_[A-Z_]*(?:THRESHOLD|STOP|RESUME|MAX)\b', text)):
         if var not in known:

@@ -1,6 +1,7 @@
 /* cmocka.h - the subset of cmocka's API that this project's tests use, for C
  * libraries that have no cmocka package (musl: Debian's musl-tools has none, and
- * the system's cmocka is built for glibc).  meson uses it only in musl builds.
+ * the system's cmocka is built for glibc), and for builds where cmocka is not
+ * installed (-Dtests=auto: test/meson.build says which one a build uses).
  *
  * Each test runs in turn; a failed assertion prints where and why and longjmps
  * back to the runner, which counts it failed and goes on (as cmocka does).  Unlike
