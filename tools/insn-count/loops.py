@@ -168,9 +168,15 @@ def rv_rows():
     rows = []
     ld = [f"ld t{i}, {8 * i}(a1)" if i < 7 else f"ld a6, {8 * i}(a1)" for i in range(8)]
     sd = [f"sd t{i}, {8 * i}(a0)" if i < 7 else f"sd a6, {8 * i}(a0)" for i in range(8)]
-    rows.append(("word", "aligned words, 8 loads then 8 stores per 64 B (word's loop)",
+    rows.append(("word", "aligned words, 8 loads then 8 stores per 64 B, both adds "
+                 "last (word's loop before)",
                  ("\n".join(ld + sd + ["addi a1, a1, 64", "addi a0, a0, 64",
                                        "bltu a0, a4, 0"]), 64)))
+    early = ([ld[0], "addi a0, a0, 64"] + ld[1:] + ["addi a1, a1, 64"] +
+             [x.replace(f"{8 * i}(a0)", f"{8 * i - 64}(a0)") for i, x in enumerate(sd)])
+    rows.append(("word", "aligned words, 8 loads then 8 stores per 64 B, the stores' add "
+                 "first, the loads' after them (word's loop now)",
+                 ("\n".join(early + ["bltu a1, a4, 0"]), 64)))
     inter = [x for pair in zip(ld, sd) for x in pair]
     rows.append(("word", "aligned words, load/store interleaved per word, 64 B",
                  ("\n".join(inter + ["addi a1, a1, 64", "addi a0, a0, 64",
