@@ -837,6 +837,7 @@ def main():
             R["tables"] = run = Run(a, m["arch"], base, disasm)
             ids, tsel, tcases = parse_tables_map(base + ".map")
             R["tables_vals"] = vals = tables_values(run, ids)
+            R["libc"] = {f: tsel.get("libc " + f) for f in ("memcpy", "memmove", "memset")}
             R["tables_cases"] = tcases
             ks = set()
             for (f, impl, case), v in vals.items():
@@ -862,7 +863,9 @@ def main():
               f"the policy selects memcpy `{pol['memcpy']}`, memmove `{pol['memmove']}`, "
               f"memset `{pol['memset']}` (forced with FASTCOPY_*); glibc 2.36 "
               + (f"with GLIBC_TUNABLES=glibc.cpu.name={m['glibc']}: " if m["glibc"] else "")
-              + f"`{groutine['memcpy']}`, `{groutine['memmove']}`, `{groutine['memset']}`. "
+              + ", ".join(f"`{groutine[f]}`" + (f" (libc+{R['libc'][f]})" if R.get("libc", {}).get(f)
+                                                   else "") for f in ("memcpy", "memmove", "memset"))
+              + ". "
               f"{nnew} sequences estimated now, the others from the cache.\n")
         srow = {"model": name, "core": m["core"], "pol": pol, "glibc": groutine}
         if "sweep" in R:
