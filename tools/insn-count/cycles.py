@@ -863,8 +863,9 @@ def main():
               f"the policy selects memcpy `{pol['memcpy']}`, memmove `{pol['memmove']}`, "
               f"memset `{pol['memset']}` (forced with FASTCOPY_*); glibc 2.36 "
               + (f"with GLIBC_TUNABLES=glibc.cpu.name={m['glibc']}: " if m["glibc"] else "")
-              + ", ".join(f"`{groutine[f]}`" + (f" (libc+{R['libc'][f]})" if R.get("libc", {}).get(f)
-                                                   else "") for f in ("memcpy", "memmove", "memset"))
+              + ", ".join(f"`{groutine[f]}`" + (f" (libc+{R['libc'][f]})"
+                                                   if R.get("libc", {}).get(f) else "")
+                          for f in ("memcpy", "memmove", "memset"))
               + ". "
               f"{nnew} sequences estimated now, the others from the cache.\n")
         srow = {"model": name, "core": m["core"], "pol": pol, "glibc": groutine}

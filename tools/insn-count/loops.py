@@ -53,7 +53,7 @@ def a64_pairs(reg, pairs, addr, pipelined=True, wb_only_store=False):
         n = i * 2 if i < 4 else 16 + (i - 4) * 2
         return f"q{n}", f"q{n + 1}"
 
-    out, dst_done, src_done = [], False, False
+    out, src_done = [], False
     items = []
     for i in range(pairs):
         if pipelined:
