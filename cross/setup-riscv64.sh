@@ -3,7 +3,8 @@
 #
 #   cross/setup-riscv64.sh [builddir]     (default: build-riscv64)
 #
-# 1. installs the cross compiler and qemu-user (Debian 12 packages) when missing;
+# 1. installs the cross compiler, qemu-user and llvm-19 (llvm-mca, for insn-count
+#    --cycles) (Debian 12 packages) when missing;
 # 2. fetches cmocka's source from Debian's source package (Debian 12 has no
 #    riscv64 cmocka binary package) into subprojects/, adding a deb-src line for
 #    the configured Debian mirror when apt has none, and lays our meson.build
@@ -24,6 +25,7 @@ command -v qemu-riscv64 >/dev/null || need="$need qemu-user"
 command -v meson >/dev/null || need="$need meson"
 command -v ninja >/dev/null || need="$need ninja-build"
 command -v dpkg-source >/dev/null || need="$need dpkg-dev"
+[ -x /usr/lib/llvm-19/bin/llvm-mca ] || need="$need llvm-19"
 
 have_src() {
     apt-cache showsrc cmocka 2>/dev/null | grep -q '^Package: cmocka'

@@ -17,7 +17,10 @@
 #    sweep (every size to 1100 and powers of two +-1 to 64 KiB, every relative
 #    alignment mod 8, memset c = 0 and c != 0, memmove both ways) on Cortex-A53/A72,
 #    Neoverse N1, A64FX and max, failing if the selected variant or the exported
-#    names execute more instructions than glibc 2.36 in any cell (~10 s).
+#    names execute more instructions than glibc 2.36 in any cell (~10 s); and
+#    `insn-count --cycles cortex-a53,tsv110 --check`, llvm-mca's cycle estimates of
+#    the same calls on an in-order and an out-of-order core model (llvm-19,
+#    installed here; FC_REQUIRE_LLVM_MCA=1 makes its absence a failure, ~20 s).
 # 4. the whole suite once more under each CPU model (meson test --setup a64...).
 # About four minutes of tests on 2 cores.  Idempotent.
 set -eu
@@ -25,7 +28,8 @@ cd "$(dirname "$0")/.."
 builddir=${1:-build-aarch64}
 . cross/install-arm64.sh
 install_arm64 test-aarch64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user pkg-config meson \
-  ninja-build libcmocka-dev:arm64 libbenchmark-dev:arm64
+  ninja-build libcmocka-dev:arm64 libbenchmark-dev:arm64 llvm-19
+export FC_REQUIRE_LLVM_MCA=1
 
 if [ ! -f "$builddir/build.ninja" ]; then
   meson setup --cross-file cross/aarch64-linux-gnu.ini -Dwerror=true -Dtests=enabled "$builddir"

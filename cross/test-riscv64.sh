@@ -16,7 +16,9 @@
 #    test/meson.build), and suite insn-count: `insn-count --check`, the
 #    instruction-count sweep on rv64 and rv64+V (VLEN 128, 256) against glibc 2.36,
 #    failing on any cell where the selected variant or the exported names execute
-#    more instructions (~30 s);
+#    more instructions (~30 s), and `insn-count --cycles sifive-u74 --check`,
+#    llvm-mca's cycle estimates of the same calls on the U74 model (llvm-19, installed
+#    by cross/setup-riscv64.sh; FC_REQUIRE_LLVM_MCA=1 makes its absence a failure);
 # 4. the whole suite once more under each model (meson test --setup, every setup
 #    test/meson.build lists in test/qemu-setups: QEMU_CPU set, quick sweeps, the
 #    expected selection asserted by every variant-suite run), the benchmark smoke
@@ -34,6 +36,7 @@ builddir=${1:-build-riscv64}
 # suite runs under every model.
 
 sh cross/setup-riscv64.sh "$builddir" >/dev/null
+export FC_REQUIRE_LLVM_MCA=1
 ninja -C "$builddir"
 meson test -C "$builddir" --print-errorlogs
 # The whole suite again under each model (test setups from test/meson.build, whose

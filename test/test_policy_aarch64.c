@@ -155,7 +155,8 @@ static void test_sve_kernel_versions(void **state)
         {0, "sve"}, /* release not readable: assume a current kernel */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        struct fc_a64_cpu c = cpu(SVE, FC_A64_HWCAP2_SVE2, MIDR_V1, 4, 32, cases[i].kver);
+        struct fc_a64_cpu c = cpu(SVE, FC_A64_HWCAP2_SVE2, MIDR_QEMU_MAX, 4, 32,
+                                  cases[i].kver);
         struct fc_decision d = decide(c);
         expect_all(&d, cases[i].want);
         assert_true(usable(&c, FC_MEMCPY, "sve")); /* usable either way */
@@ -164,6 +165,28 @@ static void test_sve_kernel_versions(void **state)
     /* The reason says why SVE was passed over. */
     struct fc_decision d = decide(cpu(SVE, 0, MIDR_V1, 4, 32, FC_A64_KVER(6, 1, 0)));
     assert_non_null(strstr(d.why[FC_MEMCPY], "drops"));
+}
+
+/* Neoverse V1 (256-bit SVE): sve copies, simd memset (a stp q stores a vector's 32
+ * bytes without a whilelo); where the kernel drops SVE state, simd for all three.
+ * Another core with 256-bit SVE keeps sve for all three. */
+static void test_neoverse_v1(void **state)
+{
+    (void)state;
+    struct fc_decision d = decide(cpu(SVE, FC_A64_HWCAP2_SVE2, MIDR_V1, 4, 32,
+                                      FC_A64_KVER(6, 6, 0)));
+    assert_string_equal(sel(&d, FC_MEMCPY), "sve");
+    assert_string_equal(sel(&d, FC_MEMMOVE), "sve");
+    assert_string_equal(sel(&d, FC_MEMSET), "simd");
+    assert_non_null(strstr(d.why[FC_MEMSET], "whilelo"));
+    expect_zva(&d, 64, 512);
+    d = decide(cpu(SVE, FC_A64_HWCAP2_SVE2, MIDR_V1, 4, 32, FC_A64_KVER(6, 1, 0)));
+    expect_all(&d, "simd");
+    d = decide(cpu(SVE, FC_A64_HWCAP2_SVE2, MIDR_N1, 4, 32, FC_A64_KVER(6, 6, 0)));
+    expect_all(&d, "sve");
+    /* V1 with its vector length set to 512 bits by prctl: not the 256-bit case */
+    d = decide(cpu(SVE, FC_A64_HWCAP2_SVE2, MIDR_V1, 4, 64, FC_A64_KVER(6, 6, 0)));
+    expect_all(&d, "sve");
 }
 
 /* Vector lengths: every architected one (16..256 bytes) is usable; SVE is selected
@@ -206,7 +229,8 @@ static void test_mops(void **state)
     /* hwcap2 bit 43 exactly: neighbours do not count */
     c.hwcap2 = (1ull << 42) | (1ull << 44);
     d = decide(c);
-    expect_all(&d, "sve");
+    assert_string_equal(sel(&d, FC_MEMCPY), "sve"); /* V1: memset simd (test_neoverse_v1) */
+    assert_string_equal(sel(&d, FC_MEMSET), "simd");
     assert_false(usable(&c, FC_MEMMOVE, "mops"));
     /* MOPS without ASIMD or SVE facts still selects MOPS */
     d = decide(cpu(FC_A64_HWCAP_FP, FC_A64_HWCAP2_MOPS, 0, 4, 0, 0));
@@ -278,7 +302,8 @@ int main(void)
         cmocka_unit_test(test_cortex_a53),        cmocka_unit_test(test_cortex_a72),
         cmocka_unit_test(test_neoverse_n1),       cmocka_unit_test(test_a64fx),
         cmocka_unit_test(test_dzp),               cmocka_unit_test(test_zva_block_sizes),
-        cmocka_unit_test(test_sve_kernel_versions), cmocka_unit_test(test_sve_vector_lengths),
+        cmocka_unit_test(test_sve_kernel_versions), cmocka_unit_test(test_neoverse_v1),
+        cmocka_unit_test(test_sve_vector_lengths),
         cmocka_unit_test(test_mops),              cmocka_unit_test(test_no_asimd),
         cmocka_unit_test(test_no_cpuid),          cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_describe),

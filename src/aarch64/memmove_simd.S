@@ -32,20 +32,23 @@
  * Large copies.  If dst is inside [src, src+n) the copy runs backwards, else
  * forwards (dst == src goes backwards, harmlessly).  The loop is software-
  * pipelined as in ldp_stp: each q pair is stored and at once reloaded with the
- * same pair of the next block, with pre-index writeback on the last pair only: 10
- * instructions per 128 bytes (8 memory, 2 loop).  128 bytes per iteration, not
- * 64: with 64 the two loop instructions are 1/3 of the total, and 64 KiB costs
- * ~6100 instructions instead of 5139 (glibc 2.36's generic copy: 10250).  It
+ * same pair of the next block: 11 instructions per 128 bytes (8 memory, the
+ * counter update second, one add for the source, writeback on the last store).
+ * That shape, not writeback on both last pairs (10): llvm-mca's Cortex-A53 model
+ * takes 7.5 cycles per 64 bytes for it against 9.5 (ThunderX 6.5 against 7.0;
+ * no model slower; docs/aarch64.md).  128 bytes per iteration, not 64: 64 KiB
+ * costs 5649 instructions (glibc 2.36's generic copy: 10250).  It
  * stops when 129..256 bytes remain from the block in the registers; the last 128
  * bytes are then loaded from the end into 8 other registers before the last block
  * is stored, so the tail needs no remainder loop and no byte outside the buffers
- * is touched.  Above 512 bytes the first (forward) or last (backward) 16 bytes
+ * is touched.  Above 528 bytes the first (forward) or last (backward) 16 bytes
  * are copied unaligned, then the destination is aligned to 16 so that no store
  * of the loop crosses a cache line (loads may; loads crossing lines are the
- * cheaper side on the cores we target).  385..512 bytes skip that step: with it
+ * cheaper side on the cores we target).  385..528 bytes skip that step: with it
  * they took 3 loop iterations at some alignments, 57 instructions at 394 bytes
  * against glibc's 54 on N1 (__memcpy_simd aligns the source and loops over 64
- * bytes: 8 instructions per 64); without it, 52.
+ * bytes: 8 instructions per 64); without it, 52 (and 522..528 with dst 9..15
+ * past a 16-byte boundary, 72 against 70).
  */
 #include "asm.h"
 
@@ -190,12 +193,12 @@ ENTRY(fc_memmove_a64_simd)
     sub     tmp, dstin, src        /* dst == src falls to the backward copy: harmless */
     cmp     tmp, count
     b.lo    .Lbackward             /* dst inside [src, src+n) */
-    cmp     count, 512
+    cmp     count, 528
     b.hi    .Lfwd_aligned
 
     /* Forward; overlap means src = dst + d, d >= 1: a store to dst offset j
      * clobbers src offset j - d, below everything still to be loaded.
-     * 385..512 bytes: block 0 at [0, 128) unaligned, 2 loop iterations. */
+     * 385..528 bytes: block 0 at [0, 128) unaligned, 1 or 2 loop iterations. */
     ldp     q0, q1, [src]
     ldp     q2, q3, [src, 32]
     ldp     q4, q5, [src, 64]
@@ -205,13 +208,14 @@ ENTRY(fc_memmove_a64_simd)
 .Lfwd_loop:
     stp     q0, q1, [dst, 32]
     ldp     q0, q1, [src, 32]
+    subs    count, count, 128
     stp     q2, q3, [dst, 64]
     ldp     q2, q3, [src, 64]
     stp     q4, q5, [dst, 96]
     ldp     q4, q5, [src, 96]
+    add     src, src, 128
     stp     q6, q7, [dst, 128]!
-    ldp     q6, q7, [src, 128]!
-    subs    count, count, 128
+    ldp     q6, q7, [src]
     b.hi    .Lfwd_loop
 .Lfwd_tail:
     /* 128 < bytes from block start <= 256: the last 128 bytes start after the
@@ -231,7 +235,7 @@ ENTRY(fc_memmove_a64_simd)
     ret
 
 .Lfwd_aligned:
-    /* > 512 bytes: the first 16 bytes unaligned, then dst aligned to 16. */
+    /* > 528 bytes: the first 16 bytes unaligned, then dst aligned to 16. */
     ldr     q24, [src]
     and     tmp, dstin, 15
     sub     dst, dstin, tmp        /* dst aligned down; dst+16 is in (dstin, dstin+16] */
@@ -249,9 +253,9 @@ ENTRY(fc_memmove_a64_simd)
 .Lbackward:
     /* dst = src + d, d >= 0: a store to dst offset j clobbers src offset j + d,
      * at or above everything still to be loaded. */
-    cmp     count, 512
+    cmp     count, 528
     b.hi    .Lbwd_aligned
-    ldp     q6, q7, [srcend, -32]  /* 385..512: block 0 = the last 128 bytes */
+    ldp     q6, q7, [srcend, -32]  /* 385..528: block 0 = the last 128 bytes */
     ldp     q4, q5, [srcend, -64]
     ldp     q2, q3, [srcend, -96]
     ldp     q0, q1, [srcend, -128]!    /* srcend = end of the next block */
@@ -260,13 +264,14 @@ ENTRY(fc_memmove_a64_simd)
 .Lbwd_loop:
     stp     q6, q7, [dst, -32]
     ldp     q6, q7, [srcend, -32]
+    subs    count, count, 128
     stp     q4, q5, [dst, -64]
     ldp     q4, q5, [srcend, -64]
     stp     q2, q3, [dst, -96]
     ldp     q2, q3, [srcend, -96]
+    sub     srcend, srcend, 128
     stp     q0, q1, [dst, -128]!
-    ldp     q0, q1, [srcend, -128]!
-    subs    count, count, 128
+    ldp     q0, q1, [srcend]
     b.hi    .Lbwd_loop
 .Lbwd_tail:
     ldp     q16, q17, [src]

@@ -12,7 +12,7 @@
  *               at least 256 bits and the kernel keeps the SVE state across system
  *               calls.  At 128 bits (Neoverse N2/V2, QEMU max,sve128) an SVE load
  *               moves 16 bytes where ldp q moves 32: under QEMU the sve kernels took
- *               10251 instructions for a 64 KiB copy there against simd's 5139 and
+ *               10251 instructions for a 64 KiB copy there against simd's 5649 and
  *               glibc's 8198, and 33.8 against 28.4 (glibc) on the GoogleA mix.
  *               Linux 4.15-6.1 (5.14 excepted) drops the state at every syscall and the next SVE instruction traps
  *               to re-enable it, a kernel round trip per syscall+copy pair in the
@@ -23,6 +23,10 @@
  *               worth the trap.  A kernel version we could not read (0) counts as
  *               one that keeps the state (only pre-4.15 kernels lack uname release
  *               numbers we parse, and those have no SVE support at all).
+ *               Neoverse V1 (SVE 256 bits) takes sve for copies, simd for memset:
+ *               a stp q stores the 32 bytes of a 256-bit st1b without a whilelo
+ *               first; llvm-mca's V1 model: memset mixes 8.6-10.6 cycles a call
+ *               with simd, 11.9-13.4 with sve (glibc 9.0-12.5); docs/aarch64.md.
  *   3. simd     HWCAP_ASIMD: q-register pairs, 32 bytes per instruction.  Chosen on
  *               in-order Cortex-A53 as well as on the out-of-order A57/A72/N1: the
  *               A53 issues one 128-bit store per 2 cycles and one 64-bit store per
@@ -108,6 +112,12 @@ const char *fc_a64_core(const struct fc_a64_cpu *c)
     return "arm64";
 }
 
+static int is_neoverse_v1(const struct fc_a64_cpu *c)
+{
+    return (c->hwcap & FC_A64_HWCAP_CPUID) && FC_A64_MIDR_IMPL(c->midr) == IMPL_ARM &&
+           FC_A64_MIDR_PART(c->midr) == 0xd40;
+}
+
 static int is_a64fx(const struct fc_a64_cpu *c)
 {
     return (c->hwcap & FC_A64_HWCAP_CPUID) && FC_A64_MIDR_IMPL(c->midr) == IMPL_FUJITSU &&
@@ -181,8 +191,15 @@ void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)
         PICK(ldp_stp);
         why = ": no Advanced SIMD: general-register pairs, 64 bytes per loop";
     }
+    const char *mwhy = why;
+    if (copy == FC_A64_COPY_sve && is_neoverse_v1(c) && c->sve_vl == 32 &&
+        (c->hwcap & FC_A64_HWCAP_ASIMD)) {
+        mset = FC_A64_SET_simd;
+        mwhy = ": 256-bit SVE: stp q stores the 32 bytes of a vector without a "
+               "whilelo first (see the top of the file)";
+    }
     for (int f = 0; f < FC_NFUNCS; f++)
-        fc_decision_set(d, f, f == FC_MEMSET ? mset : copy, core, why);
+        fc_decision_set(d, f, f == FC_MEMSET ? mset : copy, core, f == FC_MEMSET ? mwhy : why);
 }
 
 void fc_a64_describe(const struct fc_a64_cpu *c, char *buf, size_t cap)

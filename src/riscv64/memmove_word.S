@@ -11,15 +11,17 @@
  *   n < 32, src and dst 8-aligned:  a computed jump to slot n of 32 fixed-size
  *       slots: the 8-byte words and the 4/2/1-byte pieces of n, each naturally
  *       aligned, all loaded, then all stored.  <= 23 instructions.
- *   n < 16, or n < 32 with src != dst (mod 8):  a computed jump into an unrolled
+ *   n < 16, or 16..17 with src != dst (mod 8):  a computed jump into an unrolled
  *       run of lbu/sb pairs, ascending, or descending when backward.
  *   src == dst (mod 8), otherwise ("word"):  1/2/4-byte naturally aligned pieces
  *       to the first 8-byte boundary; 64-byte blocks, the 8 loads of a block
  *       issued before its 8 stores (no read-after-write stall; overlap-safe in the
  *       copy's direction); a computed jump into ld/sd pairs for the remaining
  *       words; 4/2/1-byte pieces.  Backward is the mirror image from the ends.
- *       19 instructions per 64 bytes.
- *   src != dst (mod 8), n >= 32 ("shift"):  a computed jump into a byte run
+ *       19 instructions per 64 bytes, the stores' base moved before the loads and
+ *       the loads' after them: llvm-mca's SiFive U74 model takes 17 cycles per 64
+ *       bytes so, 19 with both adds at the end (docs/riscv64.md).
+ *   src != dst (mod 8), n >= 18 ("shift"):  a computed jump into a byte run
  *       until dst is 8-aligned (backward: until the dst end is); one of 7 slots
  *       (by m = src & 7) gathers the 8 - m bytes of src up to the next 8-byte
  *       boundary with at most three naturally aligned loads into "prev", shifted
@@ -53,7 +55,11 @@
  * branch per gathered piece and a 9-instruction backward word loop, the first
  * was 141, and 6812 copy cells were above glibc.  The 32 aligned slots make 16..31
  * aligned bytes 14..23 (were 35..47 through the co-aligned path); the 16-word
- * loop keeps 64 KiB src+1/dst+3 at 42554 (goal 43000: 16 words per branch). */
+ * loop keeps 64 KiB src+1/dst+3 at 42554 (goal 43000: 16 words per branch).
+ * The shift copy starts at 18 bytes, the byte run below: on the U74 model a
+ * byte costs 2 cycles (a load and a store on its one memory pipe), and at 24
+ * bytes src+1 the run took 85 cycles against the shift copy's 68 (glibc 58);
+ * at 16..17 the shift copy is one instruction above glibc (docs/riscv64.md). */
 #include "asm.h"
 
     .option push
@@ -255,8 +261,10 @@ FC_ENTRY(fc_memmove_rv_word)
     xor     t1, a0, a1
     andi    t1, t1, 7
     beqz    t1, .Lco                /* co-aligned, 16..31 bytes */
+    sltiu   t1, a2, 18
+    beqz    t1, .Lrelmis            /* 18..31 bytes, src != dst (mod 8): shift */
 
-/* ---- byte runs (n <= 31): descending unless dst is just below src ---------- */
+/* ---- byte runs (n <= 15): descending unless dst is just below src ---------- */
 .Lbytes:
     sub     t0, a1, a0
     slli    t2, a2, 3
@@ -309,6 +317,7 @@ FC_ENTRY(fc_memmove_rv_word)
     beqz    t0, 5f
     add     t0, a1, t0              /* source position after the blocks */
 4:  ld      t1, 0(a1)
+    addi    a3, a3, 64              /* the stores' base, early */
     ld      t2, 8(a1)
     ld      t3, 16(a1)
     ld      t4, 24(a1)
@@ -316,16 +325,15 @@ FC_ENTRY(fc_memmove_rv_word)
     ld      t6, 40(a1)
     ld      a4, 48(a1)
     ld      a5, 56(a1)
-    sd      t1, 0(a3)
-    sd      t2, 8(a3)
-    sd      t3, 16(a3)
-    sd      t4, 24(a3)
-    sd      t5, 32(a3)
-    sd      t6, 40(a3)
-    sd      a4, 48(a3)
-    sd      a5, 56(a3)
     addi    a1, a1, 64
-    addi    a3, a3, 64
+    sd      t1, -64(a3)
+    sd      t2, -56(a3)
+    sd      t3, -48(a3)
+    sd      t4, -40(a3)
+    sd      t5, -32(a3)
+    sd      t6, -24(a3)
+    sd      a4, -16(a3)
+    sd      a5, -8(a3)
     bltu    a1, t0, 4b
 5:  andi    t2, a2, 56              /* whole words left, in bytes */
     add     a1, a1, t2
@@ -387,6 +395,7 @@ FC_ENTRY(fc_memmove_rv_word)
     beqz    t0, 5f
     sub     t0, a4, t0              /* source position after the blocks */
 4:  ld      t1, -8(a4)
+    addi    a3, a3, -64             /* the stores' base, early */
     ld      t2, -16(a4)
     ld      t3, -24(a4)
     ld      t4, -32(a4)
@@ -394,16 +403,15 @@ FC_ENTRY(fc_memmove_rv_word)
     ld      t6, -48(a4)
     ld      a5, -56(a4)
     ld      a6, -64(a4)
-    sd      t1, -8(a3)
-    sd      t2, -16(a3)
-    sd      t3, -24(a3)
-    sd      t4, -32(a3)
-    sd      t5, -40(a3)
-    sd      t6, -48(a3)
-    sd      a5, -56(a3)
-    sd      a6, -64(a3)
     addi    a4, a4, -64
-    addi    a3, a3, -64
+    sd      t1, 56(a3)
+    sd      t2, 48(a3)
+    sd      t3, 40(a3)
+    sd      t4, 32(a3)
+    sd      t5, 24(a3)
+    sd      t6, 16(a3)
+    sd      a5, 8(a3)
+    sd      a6, 0(a3)
     bgtu    a4, t0, 4b
 5:  andi    t2, a2, 56
     sub     a4, a4, t2
@@ -435,7 +443,7 @@ FC_ENTRY(fc_memmove_rv_word)
     sb      t2, -1(a3)
     ret
 
-/* ---- src != dst (mod 8), n >= 32 ------------------------------------------- */
+/* ---- src != dst (mod 8), n >= 18 ------------------------------------------- */
 .Lrelmis:
     sub     t0, a0, a1
     bltu    t0, a2, .Lshift_bwd

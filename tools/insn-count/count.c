@@ -28,11 +28,16 @@
  *   sweep offsets <copy src> <copy dst> <memset dst>   (offsets 0..k-1 of each)
  *   seqbase <seq index of the first sweep call>
  *   block <id> <func> <impl> <case> <first seq index> <cells>
+ * --sizes A-B,C,... replaces the sizes (the cycle estimates' shorter sweeps).
  * Cells of a block, in order: for each size, for each src offset, for each dst
  * offset (memset: for each size, for each dst offset).  Cases: memcpy "copy"
  * (separate buffers); memmove "fwd" (dst = src - 64 - src offset + dst offset,
  * overlapping from 65 bytes on) and "bwd" (dst above src the same way); memset
  * "c0" and "c5a" (c = 0 and c = 0x5a).
+ *
+ * --mixes all: every fleet mix of bench/distributions (Memcpy/Memset Google A, B,
+ * D, L, M, Q, S, U, W; memmove gets memcpy's and its own two, "MemmoveGoogleA"
+ * and "MemmoveGoogleS") instead of GoogleA and GoogleQ.
  *
  * "dropin" is the exported memcpy/memmove/memset as a program that preloads
  * libfastcopy.so finds it (dlsym(RTLD_DEFAULT), only when that is not the C
@@ -222,15 +227,55 @@ static void add_mix(enum func f, const char *name, const char *desc,
     }
 }
 
+static int all_mixes;   /* --mixes all: every fleet distribution, not only A and Q */
+
+/* The fleet mixes of --mixes all (bench/distributions): memcpy's for memcpy and
+ * memmove, memmove's own two for memmove too, memset's for memset. */
+static const char all_mix_letters[] = "ABDLMQSUW";
+
+static void add_all_mixes(const char *dist_dir, size_t draws, uint64_t seed)
+{
+    static const char *const prefix[3] = { "Memcpy", "Memmove", "Memset" };
+    for (int k = 0; k < 3; k++)
+        for (const char *l = all_mix_letters; *l; l++) {
+            char file[64], *name = malloc(32), *desc = malloc(128);
+            struct dist *d = calloc(1, sizeof *d);
+            snprintf(file, sizeof file, "%sGoogle%c.csv", prefix[k], *l);
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", dist_dir, file);
+            FILE *probe = fopen(path, "r");
+            if (!probe)
+                continue;   /* memmove has A and S only */
+            fclose(probe);
+            if (load_dist(dist_dir, file, d) != 0)
+                continue;
+            snprintf(name, 32, "%sGoogle%c", k == 1 ? "Memmove" : "", *l);
+            snprintf(desc, 128, "%s sizes, %s", file,
+                     k == 2 ? "dst offset in [0,64), c = 0" : "src/dst offsets in [0,64)");
+            uint64_t s = seed + 16 * (uint64_t)k + (uint64_t)(l - all_mix_letters);
+            if (k == 0) {
+                add_mix(F_MEMCPY, name, desc, d, draws, s);
+                add_mix(F_MEMMOVE, name, desc, d, draws, s);
+            } else {
+                add_mix(k == 1 ? F_MEMMOVE : F_MEMSET, name, desc, d, draws, s);
+            }
+        }
+}
+
 static void build_cases(const char *dist_dir, size_t draws, uint64_t seed)
 {
     struct dist cA, cQ, sA, sQ;
-    int have_c = load_dist(dist_dir, "MemcpyGoogleA.csv", &cA) == 0 &&
+    int have_c = 0, have_s = 0;
+    if (all_mixes) {
+        add_all_mixes(dist_dir, draws, seed);
+    } else {
+        have_c = load_dist(dist_dir, "MemcpyGoogleA.csv", &cA) == 0 &&
                  load_dist(dist_dir, "MemcpyGoogleQ.csv", &cQ) == 0;
-    int have_s = load_dist(dist_dir, "MemsetGoogleA.csv", &sA) == 0 &&
+        have_s = load_dist(dist_dir, "MemsetGoogleA.csv", &sA) == 0 &&
                  load_dist(dist_dir, "MemsetGoogleQ.csv", &sQ) == 0;
-    if (!have_c || !have_s)
-        fprintf(stderr, "count: size mixes skipped (--dists DIR)\n");
+        if (!have_c || !have_s)
+            fprintf(stderr, "count: size mixes skipped (--dists DIR)\n");
+    }
 
     for (enum func f = F_MEMCPY; f <= F_MEMMOVE; f++) {
         if (have_c) {
@@ -359,8 +404,41 @@ static unsigned sw_soffs = 8, sw_doffs = 8, sw_set_doffs = 8;
 static uint32_t sw_sizes[1200];
 static size_t sw_nsizes;
 
+static const char *sw_size_spec;   /* --sizes: ranges instead of the default set */
+
+/* "A-B,C,..." (each size at most 65537, at most 1200 sizes): 0 on success. */
+static int parse_sizes(const char *spec)
+{
+    const char *p = spec;
+    sw_nsizes = 0;
+    while (*p) {
+        char *e;
+        unsigned long lo = strtoul(p, &e, 10), hi = lo;
+        if (e == p)
+            return -1;
+        p = e;
+        if (*p == '-') {
+            hi = strtoul(++p, &e, 10);
+            if (e == p)
+                return -1;
+            p = e;
+        }
+        if (hi < lo || hi > 65537 || sw_nsizes + (hi - lo + 1) > 1200)
+            return -1;
+        for (unsigned long n = lo; n <= hi; n++)
+            sw_sizes[sw_nsizes++] = (uint32_t)n;
+        if (*p == ',')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return sw_nsizes ? 0 : -1;
+}
+
 static void sweep_sizes(void)
 {
+    if (sw_size_spec)
+        return;   /* parsed with the options */
     for (uint32_t n = 0; n <= 1100; n++)
         sw_sizes[sw_nsizes++] = n;
     for (uint32_t p = 2048; p <= 64 * KiB; p *= 2) {   /* 1024 +-1 are inside 0..1100 */
@@ -436,8 +514,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: count [--dists DIR] [--draws N] [--seed S] [--func NAME]... [--per-size]\n"
-            "             [--random-sizes] [--no-libc]\n"
-            "       count --sweep [--offsets SRC DST SETDST] [--func NAME]...\n"
+            "             [--random-sizes] [--no-libc] [--mixes all]\n"
+            "       count --sweep [--offsets SRC DST SETDST] [--sizes A-B,C,...] [--func NAME]...\n"
             "  Run under qemu-user with -plugin insn_count.so; see tools/insn-count/run.sh.\n");
 }
 
@@ -463,6 +541,10 @@ int main(int argc, char **argv)
                 return 2;
             }
             want[f] = any_want = 1;
+        } else if (strcmp(argv[i], "--mixes") == 0 && i + 1 < argc &&
+                   strcmp(argv[i + 1], "all") == 0) {
+            all_mixes = 1;
+            i++;
         } else if (strcmp(argv[i], "--random-sizes") == 0) {
             random_sizes = 1;
         } else if (strcmp(argv[i], "--per-size") == 0) {
@@ -476,6 +558,13 @@ int main(int argc, char **argv)
             if (!sw_soffs || !sw_doffs || !sw_set_doffs || sw_soffs > 64 || sw_doffs > 64 ||
                 sw_set_doffs > 64) {
                 usage();
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            sw_size_spec = argv[++i];
+            if (parse_sizes(sw_size_spec)) {
+                fprintf(stderr, "count: --sizes wants ranges like 0-300,4096 (at most "
+                                "1200 sizes, each at most 65537): '%s'\n", sw_size_spec);
                 return 2;
             }
         } else if (strcmp(argv[i], "--no-libc") == 0) {

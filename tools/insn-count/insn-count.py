@@ -6,6 +6,10 @@ wrapper that passes the paths below); see tools/insn-count/README.md.
 
   insn-count [--check] [--models "M1 M2"] [--offsets S D SD] [--variant V] [--detail]
   insn-count --tables [--models ...] [--draws N] [--per-size] [--func F]
+  insn-count --cycles MODEL[,MODEL...]|all [--check] [--variant all] [--sizes A-B,...]
+             [--offsets S D SD] [--draws N] [--no-sweep] [--no-mixes] [--csv PATH]
+             [--explain CELL]
+  insn-count --loops [MODEL,...]
 
 Default: the sweep (count --sweep; sweep.py): every size 0..1100 and the powers of
 two +-1 up to 64 KiB, src x dst offsets (default 8 x 8, i.e. every relative
@@ -16,7 +20,12 @@ same calls.  --check exits 1 when the selected variant or the exported names are
 above glibc in any cell of any model.  --tables prints table.py's tables (size
 mixes, fixed sizes), the exported names included.
 
-Instruction counts under QEMU are not time.
+--cycles (cycles.py): the instructions each call executes, traced under QEMU, and
+llvm-mca's cycle estimate of them on core models (Cortex-A53, Kunpeng 920's TSV110,
+ThunderX, ... SiFive U74), against glibc 2.36's routine for that core; --loops
+(loops.py): standalone loop bodies in llvm-mca's steady state.
+
+Instruction counts under QEMU are not time; cycle estimates are a model's.
 """
 import argparse
 import os
@@ -39,6 +48,7 @@ def main():
     ap.add_argument("--sysroot", required=True)
     ap.add_argument("--plugin", required=True)
     ap.add_argument("--count", required=True)
+    ap.add_argument("--policy", required=True, help="insn-count-policy (--cycles)")
     ap.add_argument("--lib", required=True, help="libfastcopy.so to preload")
     ap.add_argument("--tooldir", required=True)
     ap.add_argument("--dists", required=True)
@@ -55,7 +65,33 @@ def main():
     ap.add_argument("--per-size", action="store_true")
     ap.add_argument("--summary-only", action="store_true")
     ap.add_argument("--func", action="append", default=[])
-    a = ap.parse_args()
+    ap.add_argument("--cycles", metavar="MODEL[,MODEL...]",
+                    help="llvm-mca cycle estimates per call on these core models "
+                         "(cycles.py; 'all': every model of this architecture)")
+    ap.add_argument("--loops", nargs="?", const="", metavar="MODEL,...",
+                    help="steady-state loop bodies on core models (loops.py)")
+    a, rest = ap.parse_known_args()
+    if a.loops is not None:
+        tool = [sys.executable, os.path.join(a.tooldir, "loops.py"), "--arch", a.arch]
+        if a.loops:
+            tool += ["--models", a.loops]
+        return subprocess.run(tool + rest).returncode
+    if a.cycles:
+        tool = [sys.executable, os.path.join(a.tooldir, "cycles.py")]
+        for k in ("arch", "qemu", "sysroot", "plugin", "count", "policy", "lib", "dists"):
+            tool += ["--" + k, getattr(a, k)]
+        tool += ["--out", os.path.join(a.out, "cycles"), "--models", a.cycles]
+        if a.check:
+            tool.append("--check")
+        if a.variant:
+            tool += ["--variant", a.variant]
+        if a.offsets != [8, 8, 64]:
+            tool += ["--offsets"] + [str(x) for x in a.offsets]
+        if a.draws != 20000:
+            tool += ["--draws", str(a.draws)]
+        return subprocess.run(tool + rest).returncode
+    if rest:
+        ap.error("unrecognized arguments: " + " ".join(rest))
 
     models = a.models.split() if a.models else MODELS[a.arch]
     os.makedirs(a.out, exist_ok=True)
