@@ -180,6 +180,8 @@ static void why_line(const struct fc_x86_cpu *c, struct fc_decision *d, int f, u
     if (f == FC_MEMSET && fc_streq(v, "avx512") && t->memset_masked_max)
         fc_strcat(w, FC_WHY_LEN, "one masked store to 64 B, ");
     fc_strcat(w, FC_WHY_LEN, variant_words(f, v));
+    if (f != FC_MEMSET && fc_streq(v, "avx512") && t->loop32_start < t->nt_threshold)
+        add_size(w, "; the loop on 32-byte vectors ", t->loop32_start + 1, 1);
     if (f != FC_MEMSET && (fc_streq(v, "avx512") || fc_streq(v, "erms"))) {
         if (t->rep_movsb_threshold >= t->rep_movsb_stop)
             fc_strcat(w, FC_WHY_LEN, "; rep movsb off");
