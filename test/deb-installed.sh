@@ -9,7 +9,7 @@
 #    static link binds memcpy as an IFUNC symbol;
 #  - fastcopy-info names the installed copy; --pid reads a preloaded process;
 #    FASTCOPY_DISABLE=1 reaches the installed library;
-#  - fcbench's dropin column loads the installed library;
+#  - fcbench's dropin column loads the installed library; fastcopy-ab gives a verdict;
 #  - the man pages: man finds and renders them.
 # Prints "N passed, N failed".
 set -u
@@ -106,8 +106,14 @@ if command -v fcbench > /dev/null; then
     && ok "fcbench's dropin column loads $want" || bad "fcbench: $(grep dropin "$W/fcb"; grep 'init:.*fastcopy' "$W/fcb.libs")"
 fi
 
+# 4b. fastcopy-ab: the installed library by name, one verdict.
+if fastcopy-ab -q -n 6 -- sort /etc/passwd > "$W/ab" 2> "$W/ab.err" &&
+   grep -Eq '^libfastcopy.so.0: (faster|slower|no difference proven): ' "$W/ab"; then
+  ok "fastcopy-ab: $(cat "$W/ab")"
+else bad "fastcopy-ab: $(cat "$W/ab" "$W/ab.err")"; fi
+
 # 5. The man pages.
-for p in fastcopy-info:1 fastcopy-trace:1 fcbench:1 libfastcopy:7; do
+for p in fastcopy-info:1 fastcopy-ab:1 fastcopy-trace:1 fcbench:1 libfastcopy:7; do
   page=${p%:*} sec=${p#*:}
   f=$(man -w "$sec" "$page" 2> /dev/null)
   case $f in /usr/share/man/man$sec/$page.$sec.gz) ;; *) bad "man -w $sec $page: '$f'"; continue ;; esac
