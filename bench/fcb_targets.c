@@ -81,21 +81,26 @@ const struct fcb_target fcb_targets[] = {
     /* Built against musl (a Linux C library without __GLIBC__: the only other one
      * this project builds with), "libc" is musl's functions.  The musl issue's
      * targets: every fleet mix (all three regimes) at least 2x musl's speed for
-     * memcpy and memmove and 1.5x for memset, in time per call; and, for memset,
-     * the same 1.5x in the time above the empty-call floor (the harness's own
-     * cost per call, the same for both: on the 512-call memset replays it is a
-     * third of musl's time, so that even an empty function is only ~2.8x musl
-     * there; docs/musl.md).  "No cell slower than musl beyond noise" is the
+     * memcpy and memmove; memset below.  "No cell slower than musl beyond noise" is the
      * x86-peer-* rows above: with no --with, musl is the only peer. */
     {"musl-mix-memcpy", "musl issue", "memcpy/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO, 0.5,
      "memcpy mixes: time <= 0.5x musl's (2x its speed)", 0},
     {"musl-mix-memmove", "musl issue", "memmove/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO, 0.5,
      "memmove mixes: time <= 0.5x musl's (2x its speed)", 0},
-    {"musl-mix-memset", "musl issue", "memset/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO,
-     1 / 1.5, "memset mixes: time <= 0.667x musl's (1.5x its speed)", 0},
-    {"musl-mix-memset-floor", "musl issue", "memset/mix/*", 0, 0, "dropin", "libc",
-     FCB_T_FLOOR_RATIO, 1 / 1.5,
-     "memset mixes: time above the call floor <= 0.667x musl's (1.5x its speed)", 0},
+    /* memset, restated by the ship-it issue (46): per regime the geometric mean of
+     * the mixes at least 1.5x musl's speed, and no single mix below 1.25x (judge it
+     * on the median of 5 processes: the learnable mixes move 1.2-1.7x with the
+     * address-space layout). */
+#define MUSL_MEMSET(rg, ops, what)                                                       \
+    {"musl-mix-memset-" rg, "ship-it issue", "memset/mix/*", 0, 0, "dropin", "libc",        \
+     FCB_T_EACH_PEER_GEO, 1 / 1.5,                                                        \
+     "memset mixes, " what ": geometric mean of the time <= 0.667x musl's (1.5x its speed)", ops}
+    MUSL_MEMSET("random", FCB_MIX_RANDOM, "random order"),
+    MUSL_MEMSET("ops4096", 4096, "4096 calls"),
+    MUSL_MEMSET("ops512", 512, "512 calls"),
+#undef MUSL_MEMSET
+    {"musl-mix-memset-each", "ship-it issue", "memset/mix/*", 0, 0, "dropin", "libc", FCB_T_RATIO,
+     1 / 1.25, "memset mixes: every mix's time <= 0.8x musl's (1.25x its speed)", 0},
 #endif
 };
 const size_t fcb_ntargets = sizeof fcb_targets / sizeof fcb_targets[0];

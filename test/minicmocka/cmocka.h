@@ -99,6 +99,12 @@ static void mcm_fail(const char *file, int line, const char *fmt, ...)
         if (strcmp(mcm_a_, mcm_b_))                                                  \
             fail_msg("\"%s\" != \"%s\"", mcm_a_, mcm_b_);                            \
     } while (0)
+#define assert_string_not_equal(a, b)                                                \
+    do {                                                                             \
+        const char *mcm_a_ = (a), *mcm_b_ = (b);                                     \
+        if (!strcmp(mcm_a_, mcm_b_))                                                 \
+            fail_msg("\"%s\" == \"%s\"", mcm_a_, mcm_b_);                            \
+    } while (0)
 #define assert_memory_equal(a, b, n)                                                 \
     do {                                                                             \
         const unsigned char *mcm_a_ = (const void *)(a), *mcm_b_ = (const void *)(b); \
