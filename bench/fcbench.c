@@ -898,8 +898,9 @@ static int write_json(FILE *f, const char *path)
         else
             fprintf(f, "%.8f, ", r->level);
         fprintf(f, "\"verdict\": \"%s\", \"samples_ns\": [", verdict_str(r));
+        /* six decimals: the paired intervals can be recomputed from them */
         for (int k = 0; k < it->nsamples; k++)
-            fprintf(f, "%s%.4f", k ? ", " : "", it->ns[k]);
+            fprintf(f, "%s%.6f", k ? ", " : "", it->ns[k]);
         fprintf(f, "]}%s\n", j + 1 < st.nitems ? "," : "");
     }
     fprintf(f, "  ],\n  \"verdict\": [");
