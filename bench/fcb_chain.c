@@ -4,7 +4,7 @@
  * bytes at dst with one vector load: the next value is that plus one in each
  * 64-bit lane.  A callee that writes those w bytes as smaller pieces leaves the
  * load nothing to forward from: it waits until the pieces reach the cache.  The
- * 1..8-byte callers are in fcb_cases.c (FCB_CHAIN_LOOP); these need vector
+ * 1..8-byte callers are in fcb_timing.c (FCB_CHAIN_LOOP); these need vector
  * registers, so they have their own file: SSE2 and AVX2 (by function attribute,
  * run only where the CPU has it) on x86_64, a q register on aarch64. */
 #include <stddef.h>
