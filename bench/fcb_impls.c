@@ -101,6 +101,7 @@ int fcb_with_split(const char *arg, char path[256], char name[24])
     return 0;
 }
 
+#ifndef FCB_STATIC /* a static fcbench loads no --with library */
 /* --with LIB: each function is called once per size class (0 B to 8 MiB, so
  * that its non-temporal and rep paths run too) in a child process before any
  * timing, so that a library built for another CPU (AOCL-LibMem's zen4 and zen5
@@ -189,6 +190,7 @@ static int with_probe(const char *arg, void *const fns[FCB_NFUNCS])
                 WEXITSTATUS(status));
     return -1;
 }
+#endif
 
 /* --with LIB[=NAME]: another library's memcpy/memmove/memset, dlopen'ed with
  * RTLD_LOCAL so it does not replace anyone's symbols; dlsym resolves its IFUNCs.
