@@ -219,7 +219,7 @@ static int with_impls(struct fcb_state *st, int w)
             return -1;
         }
 #ifdef FCB_STATIC
-    fcb_err("--with needs a dynamically linked fcbench\n");
+    fcb_err("--with '%s': this fcbench is statically linked and loads no library\n", arg);
     return -1;
 #else
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
