@@ -169,6 +169,10 @@ void fcb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * (leaf_filled: subleaf 0 names a cache), NULL otherwise: a peer that sizes its
  * thresholds from that leaf is then misconfigured (fcb_cpunote.c). */
 const char *fcb_topology_note(int amd, int topoext, int leaf_filled);
+
+/* A comma list of implementation names with each former variant name replaced by
+ * the variant's current one (fcb_names.c); list itself when none is. */
+const char *fcb_current_names(const char *list);
 int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k);
 void fcb_config_usage(void);
 /* The option values that can be checked before anything is set up: --func,
@@ -213,7 +217,7 @@ extern const struct fcb_dist fcb_dists[];
 size_t fcb_tune_sizes(int quick, int which, const size_t **sizes);
 enum { FCB_TUNE_GRID, FCB_TUNE_LARGE, FCB_TUNE_SMALL };
 /* A cut-over's sizes (fcb_tune.c) may also be the grid followed by the large sizes
- * below the policy's nt_threshold (the second rep stosb window lies there); not a
+ * below the policy's nt_start (the second rep stosb window lies there); not a
  * set of its own for fcb_tune_sizes, whose cases those two already are. */
 #define FCB_TUNE_GRID_BELOW_NT 3
 extern const size_t fcb_ndists;

@@ -153,7 +153,7 @@ int fcb_config_arg(struct fcb_config *c, int argc, char **argv, int *k)
     if (!strcmp(a, "--func")) LISTV(funcs);
     if (!strcmp(a, "--group")) LISTV(groups);
     if (!strcmp(a, "--case")) LISTV(cases);
-    if (!strcmp(a, "--impl")) LISTV(impls);
+    if (!strcmp(a, "--impl")) { if (v) v = fcb_current_names(v); LISTV(impls); }
     if (!strcmp(a, "--dist-dir")) { NEEDV; c->dist_dir = v; return 2; }
     if (!strcmp(a, "--dist")) {
         /* every following argument up to the next option: a file, or a PREFIX

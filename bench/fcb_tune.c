@@ -273,7 +273,7 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
     size_t nsz;
     size_t wide[64];
     if (c->which == FCB_TUNE_GRID_BELOW_NT) {
-        /* the grid, then the large sizes below nt_threshold, where a window that
+        /* the grid, then the large sizes below nt_start, where a window that
          * ends there still decides */
         const size_t *g, *l;
         size_t ng = fcb_tune_sizes(st->cfg.quick, FCB_TUNE_GRID, &g);
@@ -282,7 +282,7 @@ static void run_cutover(struct fcb_state *st, struct cutover *c, int objective, 
         for (size_t i = 0; i < ng && nsz < 64; i++)
             wide[nsz++] = g[i];
         for (size_t i = 0; i < nl && nsz < 64; i++)
-            if (l[i] > wide[nsz - 1] && l[i] < base.nt_threshold)
+            if (l[i] > wide[nsz - 1] && l[i] < base.nt_start)
                 wide[nsz++] = l[i];
         sz = wide;
     } else {
@@ -507,35 +507,35 @@ static int plan(struct cutover *c)
     const char *set = fc_arch_variant_name(FC_MEMSET, policy.sel[FC_MEMSET]);
     (void)cpy, (void)set, (void)c;
 #if defined(__x86_64__)
-    /* avx512amd (Zen 5's memset) is the avx512 memset behind another entry: the
+    /* avx512_1branch (Zen 5's memset) is the avx512 memset behind another entry: the
      * same windows and masked store */
-    int set512 = !strcmp(set, "avx512") || !strcmp(set, "avx512amd");
+    int set512 = !strcmp(set, "avx512") || !strcmp(set, "avx512_1branch");
     int rep_copy = !strcmp(cpy, "avx512") || !strcmp(cpy, "erms");
     int rep_set = set512 || !strcmp(set, "erms");
     if (rep_copy)
         c[n++] = (struct cutover){
-            "rep_movsb_threshold: vector loop (below) or rep movsb (from)",
+            "rep_movsb_start: vector loop (below) or rep movsb (from)",
             {FC_MEMCPY}, 1, FCB_TUNE_GRID, "hot+cold", FCB_SHAPE_FROM,
-            {FC_T_rep_movsb_threshold},
-            {3, {FC_T_rep_movsb_threshold, FC_T_rep_movsb_stop, FC_T_nt_threshold},
+            {FC_T_rep_movsb_start},
+            {3, {FC_T_rep_movsb_start, FC_T_rep_movsb_stop, FC_T_nt_start},
              {FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}},
-            {3, {FC_T_rep_movsb_threshold, FC_T_rep_movsb_stop, FC_T_nt_threshold},
+            {3, {FC_T_rep_movsb_start, FC_T_rep_movsb_stop, FC_T_nt_start},
              {256, FC_TUN_MAX, FC_TUN_MAX}}};
     if (rep_set)
         c[n++] = (struct cutover){
-            "rep_stosb_threshold/stop/resume: vector loop or rep stosb",
+            "rep_stosb_start/stop/high_start: vector loop or rep stosb",
             {FC_MEMSET}, 1, FCB_TUNE_GRID_BELOW_NT, "hot+cold", FCB_SHAPE_TWO,
-            {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume},
-            {4, {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume,
-                 FC_T_nt_threshold}, {FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}},
-            {4, {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop, FC_T_rep_stosb_resume,
-                 FC_T_nt_threshold}, {256, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}}};
+            {FC_T_rep_stosb_start, FC_T_rep_stosb_stop, FC_T_rep_stosb_high_start},
+            {4, {FC_T_rep_stosb_start, FC_T_rep_stosb_stop, FC_T_rep_stosb_high_start,
+                 FC_T_nt_start}, {FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}},
+            {4, {FC_T_rep_stosb_start, FC_T_rep_stosb_stop, FC_T_rep_stosb_high_start,
+                 FC_T_nt_start}, {256, FC_TUN_MAX, FC_TUN_MAX, FC_TUN_MAX}}};
     c[n++] = (struct cutover){
-        "nt_threshold: cached stores (below) or non-temporal (from)",
+        "nt_start: cached stores (below) or non-temporal (from)",
         {FC_MEMCPY, FC_MEMSET}, 2, FCB_TUNE_LARGE, "hot+cold", FCB_SHAPE_FROM,
-        {FC_T_nt_threshold},
-        {2, {FC_T_nt_threshold, FC_T_rep_movsb_stop}, {FC_TUN_MAX, FC_TUN_MAX}},
-        {2, {FC_T_nt_threshold, FC_T_rep_movsb_stop}, {16384, 16384}}};
+        {FC_T_nt_start},
+        {2, {FC_T_nt_start, FC_T_rep_movsb_stop}, {FC_TUN_MAX, FC_TUN_MAX}},
+        {2, {FC_T_nt_start, FC_T_rep_movsb_stop}, {16384, 16384}}};
     c[n++] = (struct cutover){
         "alias_backward_stop: 4K-aliased copies backward (below) or forward (from)",
         {FC_MEMCPY}, 1, FCB_TUNE_GRID, "alias", FCB_SHAPE_FROM,
@@ -552,11 +552,11 @@ static int plan(struct cutover *c)
 #elif defined(__aarch64__)
     if (base.zva_size)
         c[n++] = (struct cutover){
-            "zva_threshold: stores (below) or DC ZVA (from), memset of zero",
+            "zva_start: stores (below) or DC ZVA (from), memset of zero",
             {FC_MEMSET}, 1, FCB_TUNE_GRID, "hot+cold", FCB_SHAPE_FROM,
-            {FC_T_zva_threshold},
-            {1, {FC_T_zva_threshold}, {FC_TUN_MAX}},
-            {1, {FC_T_zva_threshold}, {64}}};
+            {FC_T_zva_start},
+            {1, {FC_T_zva_start}, {FC_TUN_MAX}},
+            {1, {FC_T_zva_start}, {64}}};
 #endif
     return n;
 }
@@ -662,7 +662,7 @@ static int c_item(FILE *f, int col, const char *key, const char *text)
 }
 
 /* The profile table's row for this CPU: the measured value of each proven key
- * (a rep window ending or starting at nt_threshold as FC_X86_NT), the row this
+ * (a rep window ending or starting at nt_start as FC_X86_NT), the row this
  * CPU had for the rest; paste it as a new class's row (docs/evidence/README.md). */
 static void print_c_row(FILE *f, const fc_cpu_t *cpu, const struct fc_tunables *now,
                         const struct row_line *l, int n)
@@ -686,22 +686,22 @@ static void print_c_row(FILE *f, const fc_cpu_t *cpu, const struct fc_tunables *
         uint64_t raw = 0, v = *tfield((struct fc_tunables *)now, t);
         /* the row's own field of the same name */
 #define FC_X86_ROW_FIELD(name) if (!strcmp(l[i].key, #name)) raw = p->name;
-        FC_X86_ROW_FIELD(nt_threshold)
-        FC_X86_ROW_FIELD(rep_movsb_threshold)
+        FC_X86_ROW_FIELD(nt_start)
+        FC_X86_ROW_FIELD(rep_movsb_start)
         FC_X86_ROW_FIELD(rep_movsb_stop)
-        FC_X86_ROW_FIELD(rep_stosb_threshold)
+        FC_X86_ROW_FIELD(rep_stosb_start)
         FC_X86_ROW_FIELD(rep_stosb_stop)
-        FC_X86_ROW_FIELD(rep_stosb_resume)
+        FC_X86_ROW_FIELD(rep_stosb_high_start)
         FC_X86_ROW_FIELD(alias_backward_stop)
         FC_X86_ROW_FIELD(loop32_start)
         FC_X86_ROW_FIELD(memset_masked_max)
-        FC_X86_ROW_FIELD(memset_adaptive_min)
+        FC_X86_ROW_FIELD(memset_adaptive_start)
         FC_X86_ROW_FIELD(memset_adaptive_stop)
 #undef FC_X86_ROW_FIELD
         char text[48];
         if (!l[i].proven)
             c_field(text, sizeof text, raw);
-        else if (t != FC_T_nt_threshold && v == now->nt_threshold &&
+        else if (t != FC_T_nt_start && v == now->nt_start &&
                  strncmp(l[i].key, "rep_", 4) == 0)
             snprintf(text, sizeof text, "FC_X86_NT");
         else
@@ -844,9 +844,9 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
             *tfield(&now, cuts[k].bound[b]) = from_bound(&cuts[k], (unsigned)b, cuts[k].r.out[b]);
     }
     /* the policy keeps rep movsb up to the non-temporal threshold */
-    now.rep_movsb_stop = fcb_tune_movsb_stop(base.rep_movsb_stop, base.nt_threshold,
-                                             now.rep_movsb_threshold, now.rep_movsb_stop,
-                                             now.nt_threshold);
+    now.rep_movsb_stop = fcb_tune_movsb_stop(base.rep_movsb_stop, base.nt_start,
+                                             now.rep_movsb_start, now.rep_movsb_stop,
+                                             now.nt_start);
 
     /* What counts as proven: a verdict whose 95% interval held across two or more
      * processes (each process's mean one sample); --quick is a smoke run. */
@@ -900,7 +900,7 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
                      regime_name(&cuts[k], 0), cuts[k].r.gain_hot, regime_name(&cuts[k], 1),
                      cuts[k].r.gain_cold);
         } else if (l->changed) {
-            snprintf(l->where, sizeof l->where, "(follows nt_threshold)");
+            snprintf(l->where, sizeof l->where, "(follows nt_start)");
         }
         if (k < nc || l->changed)
             printf("%-22s %10s %10s  %s\n", l->key, l->policy, l->value,

@@ -24,7 +24,7 @@ struct fcb_tune_point {
 /* The shapes a cut-over can take, as the kernels read it: path B on
  *   FCB_SHAPE_FROM   [b0, inf)                 (one threshold)
  *   FCB_SHAPE_WINDOW [b0, b1)                  (threshold and stop)
- *   FCB_SHAPE_TWO    [b0, b1) and [b2, inf)    (threshold, stop and resume)
+ *   FCB_SHAPE_TWO    [b0, b1) and [b2, inf)    (start, stop and high_start)
  * A boundary may also be FCB_TUNE_NEVER (above every size). */
 enum fcb_shape { FCB_SHAPE_FROM = 1, FCB_SHAPE_WINDOW = 2, FCB_SHAPE_TWO = 3 };
 #define FCB_TUNE_NEVER ((size_t)1 << 40)
@@ -56,8 +56,8 @@ double fcb_tune_choose(const struct fcb_tune_point *pts, int npts, int objective
 
 /* rep movsb's stop after the measurement, where the policy keeps rep movsb up to
  * the non-temporal threshold (policy_stop == policy_nt): it follows the measured
- * nt_threshold, except that a window left closed (threshold at or past the new
- * nt_threshold: rep movsb off, as on Zen 4 where all three are 24M) stays closed,
+ * nt_start, except that a window left closed (threshold at or past the new
+ * nt_start: rep movsb off, as on Zen 4 where all three are 24M) stays closed,
  * stop = threshold, for the loader refuses a stop below its threshold as an empty
  * window.  Otherwise the measured stop. */
 size_t fcb_tune_movsb_stop(size_t policy_stop, size_t policy_nt, size_t threshold, size_t stop,

@@ -1983,7 +1983,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--json"))
             json = argv[++k];
         else if (!strcmp(a, "--summary")) {
-            summary_impl = argv[++k];
+            summary_impl = fcb_current_names(argv[++k]);
             if (!*summary_impl) {
                 fprintf(stderr, "fcbench: --summary needs an implementation's name\n");
                 return 2;

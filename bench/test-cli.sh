@@ -130,6 +130,12 @@ if [ "${FCB_STATIC:-0}" != 1 ]; then
   list=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --func memset --group sizes --impl dropin 2>&1) \
     && echo "$list" | grep -q '^memset/sizes/16 .* dropin' && ok || bad "--impl dropin not listed: $list"
 fi
+# a variant by its former name (libfastcopy(7), FORMER NAMES): timed under its name now
+if [ "$(uname -m)" = x86_64 ] && [ -z "${MESON_EXE_WRAPPER:-}" ] && grep -qw avx2 /proc/cpuinfo; then
+  list=$("$fcb" --list --quick --func memcpy --group sizes --impl avx2amd 2>&1) \
+    && echo "$list" | grep -q '^memcpy/sizes/16 .* avx2_keepupper$' && ! echo "$list" | grep -q avx2amd \
+    && ok || bad "--impl avx2amd: $list"
+fi
 err=$(${MESON_EXE_WRAPPER:-} "$fcb" --list --quick --group mix --dist-dir "$dists" 2>&1 >/dev/null) && [ -z "$err" ] && ok || bad "--dist-dir $dists: $err"
 ${MESON_EXE_WRAPPER:-} "$fcb" --quick --no-progress --rounds 2 --sample-us 20 --impl auto --case 'memcpy/sizes/16,memset/sizes/64' \
     --csv "$tmp/o.csv" --json "$tmp/o.json" >"$tmp/table" 2>"$tmp/err" || bad "tiny run failed: $(cat "$tmp/err")"

@@ -134,14 +134,14 @@ int main(void)
         EXPECT(out[0] == 1u << 24, "shared threshold: %zu", out[0]);
     }
 
-    /* two windows: B below 1K and from 32K (threshold, stop, resume) */
+    /* two windows: B below 1K and from 32K (start, stop, high_start) */
     table(p, two, two, 0.02);
     def[0] = def[1] = def[2] = 8192;
     fcb_tune_choose(p, NG, FCB_OBJ_BALANCED, FCB_SHAPE_TWO, def, out);
     EXPECT(out[0] == 512 && out[1] == 1024 && out[2] == 32768, "two windows: %zu %zu %zu",
            out[0], out[1], out[2]);
 
-    /* rep movsb's stop follows a measured nt_threshold (Zen 5: [32K, nt)), but a
+    /* rep movsb's stop follows a measured nt_start (Zen 5: [32K, nt)), but a
      * closed window stays closed (Zen 4: threshold = stop = nt = 24M, nt measured
      * 16M: stop 16M under threshold 24M would be refused by the loader) */
     {

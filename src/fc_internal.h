@@ -43,7 +43,7 @@ struct fc_tunables {
 #undef FC_TUNABLE
 };
 
-/* The tunables by index (FC_T_nt_threshold, ...), in tunables.def's order. */
+/* The tunables by index (FC_T_nt_start, ...), in tunables.def's order. */
 enum fc_tun_index {
 #define FC_TUNABLE(field, env, arch, min, max, meaning) FC_T_##field,
 #include "tunables.def"

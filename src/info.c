@@ -89,8 +89,8 @@ FC_API size_t fc_describe(char *buf, size_t cap)
             const char *sel = fc_selected(fc_func_name(f));
             const char *body = f == FC_MEMSET ? fc_dropin_set_body : fc_dropin_copy_body;
             int inl = !strcmp(sel, body);
-            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx2amd") ||
-                        !strcmp(sel, "avx512") || !strcmp(sel, "avx512amd");
+            int other = !strcmp(sel, "avx2") || !strcmp(sel, "avx2_keepupper") ||
+                        !strcmp(sel, "avx512") || !strcmp(sel, "avx512_1branch");
             if (inl)
                 put(&o, "  %-8s runs it directly (nothing before it)\n", fc_func_name(f));
             else
@@ -160,7 +160,7 @@ FC_API size_t fc_describe(char *buf, size_t cap)
 
     put(&o, "\nWhy (and from: policy, tuning file or environment)\n");
     for (int f = 0; f < FC_NFUNCS; f++)
-        put(&o, "  %-8s %-8s %-11s  %s\n", fc_func_name(f), fc_selected(fc_func_name(f)),
+        put(&o, "  %-8s %-14s %-11s  %s\n", fc_func_name(f), fc_selected(fc_func_name(f)),
             from[d->sel_from[f]], fc_selected_reason(fc_func_name(f)));
     return o.len;
 }

@@ -9,7 +9,9 @@
  * Precedence: FASTCOPY_* > tuning file > policy.  Each problem is one line
  * (control.c prints the first, once per process) and the value it would have
  * replaced stands.  Sizes use the library's
- * one grammar, fc_parse_size (util.c), which fcbench shares. */
+ * one grammar, fc_parse_size (util.c), which fcbench shares.  The names tunables
+ * and variants had before (tunables_former.def, FC_VN_FORMER) are read like the
+ * current ones, without a word; where both are given the current name wins. */
 #include "kernels.h"
 #include "rawsys.h"
 #include "dispatch.h"
@@ -30,12 +32,23 @@ static const struct {
 #include "tunables.def"
 #undef FC_TUNABLE
 };
+/* tunables_former.def: a former key and FASTCOPY_<env>, and the tunable now. */
+static const struct {
+    char key[24];
+    char env[24];
+    unsigned char t;
+} fc_tun_former[] = {
+#define FC_TUNABLE_FORMER(former, env, field) {#former, env, FC_T_##field},
+#include "tunables_former.def"
+#undef FC_TUNABLE_FORMER
+};
+#define FC_NFORMER (sizeof fc_tun_former / sizeof fc_tun_former[0])
 /* Pairs that must be ordered (lo <= hi): a window whose start is above its end is
  * a mistake, not a way to close it (equal values close it). */
 static const unsigned char fc_tun_order[][2] = {
-    {FC_T_rep_movsb_threshold, FC_T_rep_movsb_stop},
-    {FC_T_rep_stosb_threshold, FC_T_rep_stosb_stop},
-    {FC_T_rep_stosb_stop, FC_T_rep_stosb_resume},
+    {FC_T_rep_movsb_start, FC_T_rep_movsb_stop},
+    {FC_T_rep_stosb_start, FC_T_rep_stosb_stop},
+    {FC_T_rep_stosb_stop, FC_T_rep_stosb_high_start},
 };
 
 static size_t *tun_field(struct fc_tunables *t, unsigned i)
@@ -98,12 +111,13 @@ struct fc_settings {
     struct fc_decision *d;
     struct fc_tunables def;    /* the policy's values */
     unsigned tun_env, tun_file;        /* bit per tunable */
+    unsigned tun_env_now, tun_file_now; /* ... given by its current name */
     unsigned var_env, var_file;        /* bit per function */
     /* the tuning file being read */
     const char *path;
     int system; /* the system-wide one (not named by FASTCOPY_TUNING) */
     unsigned lineno;
-    unsigned short first_line[FC_NTUN + FC_NFUNCS];
+    unsigned short first_line[FC_NTUN + FC_NFUNCS + FC_NFORMER];
 };
 
 /* Why variant index i (fc_arch_variant_index's answer) cannot be used for
@@ -172,7 +186,7 @@ static void apply_variant_env(struct fc_settings *s, int f, const char *key, con
         d->sel_from[f] = FC_FROM_ENV;
         s->var_env |= 1u << f;
         set_variant_why(d, f, "forced by ", key, "=");
-        fc_strcat(d->why[f], FC_WHY_LEN, val);
+        fc_strcat(d->why[f], FC_WHY_LEN, fc_arch_variant_name(f, d->sel[f]));
         return;
     }
     line_start(&l, key, val);
@@ -214,6 +228,18 @@ static int is_env_of(const char *key, unsigned t)
     return fc_tun_rows[t].env[0] && fc_streq(key + 9, fc_tun_rows[t].env);
 }
 
+/* The tunable of which name is a former name, and *k its row in fc_tun_former;
+ * -1 when none.  name: a tuning-file key (file), else FASTCOPY_<env>. */
+static int former_of(const char *name, int file, unsigned *k)
+{
+    for (*k = 0; *k < FC_NFORMER; (*k)++) {
+        const char *former = file ? fc_tun_former[*k].key : fc_tun_former[*k].env;
+        if (fc_streq(file ? name : name + 9, former))
+            return fc_tun_former[*k].t;
+    }
+    return -1;
+}
+
 static void apply_env(struct fc_settings *s, const char *key, const char *val)
 {
     if (fc_control_env(key, val)) /* FASTCOPY_DISABLE, FASTCOPY_QUIET */
@@ -225,9 +251,18 @@ static void apply_env(struct fc_settings *s, const char *key, const char *val)
         }
     for (unsigned t = 0; t < FC_NTUN; t++)
         if (is_env_of(key, t)) {
+            s->tun_env_now |= 1u << t;
             apply_tunable_env(s, t, key, val);
             return;
         }
+    unsigned k;
+    int t = former_of(key, 0, &k);
+    if (t >= 0) {
+        /* the current name wins, whichever comes first in the environment */
+        if (!(s->tun_env_now & (1u << t)))
+            apply_tunable_env(s, (unsigned)t, key, val);
+        return;
+    }
     struct fc_line l;
     line_start(&l, key, 0);
     line_add(&l, "unknown FASTCOPY_ variable, ignored");
@@ -263,14 +298,14 @@ static void check_order(struct fc_settings *s)
     struct fc_decision *d = s->d;
     const struct fc_tunables *def = &s->def;
     unsigned set = s->tun_env | s->tun_file, restore = 0;
-    const unsigned stosb = (1u << FC_T_rep_stosb_threshold) | (1u << FC_T_rep_stosb_stop) |
-                           (1u << FC_T_rep_stosb_resume);
-    /* The one-window memset default (stop == resume == threshold): a threshold
+    const unsigned stosb = (1u << FC_T_rep_stosb_start) | (1u << FC_T_rep_stosb_stop) |
+                           (1u << FC_T_rep_stosb_high_start);
+    /* The one-window memset default (stop == high_start == start): a start
      * set alone moves that one window, as the policy would have. */
-    if ((set & stosb) == (1u << FC_T_rep_stosb_threshold) &&
-        def->rep_stosb_stop == def->rep_stosb_threshold &&
-        def->rep_stosb_resume == def->rep_stosb_threshold)
-        d->tun.rep_stosb_stop = d->tun.rep_stosb_resume = d->tun.rep_stosb_threshold;
+    if ((set & stosb) == (1u << FC_T_rep_stosb_start) &&
+        def->rep_stosb_stop == def->rep_stosb_start &&
+        def->rep_stosb_high_start == def->rep_stosb_start)
+        d->tun.rep_stosb_stop = d->tun.rep_stosb_high_start = d->tun.rep_stosb_start;
     for (unsigned k = 0; k < sizeof fc_tun_order / sizeof fc_tun_order[0]; k++) {
         unsigned lo = fc_tun_order[k][0], hi = fc_tun_order[k][1];
         if (!(set & ((1u << lo) | (1u << hi))) ||
@@ -287,8 +322,8 @@ static void check_order(struct fc_settings *s)
         line_add(&l, " and ");
         add_size(&l, *tun_field((struct fc_tunables *)def, hi));
         line_emit(&l);
-        restore |= lo == FC_T_rep_movsb_threshold
-                       ? (1u << FC_T_rep_movsb_threshold) | (1u << FC_T_rep_movsb_stop)
+        restore |= lo == FC_T_rep_movsb_start
+                       ? (1u << FC_T_rep_movsb_start) | (1u << FC_T_rep_movsb_stop)
                        : stosb;
     }
     for (unsigned i = 0; i < FC_NTUN; i++)
@@ -497,14 +532,17 @@ static void file_setting(struct fc_settings *s, char *line)
             s->d->sel_from[f] = FC_FROM_FILE;
             s->var_file |= 1u << f;
             set_variant_why(s->d, f, "set by the tuning file: ", key, " = ");
-            fc_strcat(s->d->why[f], FC_WHY_LEN, val);
+            fc_strcat(s->d->why[f], FC_WHY_LEN, fc_arch_variant_name(f, (unsigned)i));
             return;
         }
+    unsigned former;
+    int was = former_of(key, 1, &former);
     for (unsigned t = 0; t < FC_NTUN; t++) {
-        if (!fc_tun_rows[t].env[0] || !fc_streq(key, fc_tun_rows[t].key))
+        if (!fc_tun_rows[t].env[0] ||
+            (was >= 0 ? t != (unsigned)was : !fc_streq(key, fc_tun_rows[t].key)))
             continue;
         size_t v;
-        if (!first_time(s, t, key))
+        if (!first_time(s, was >= 0 ? FC_NTUN + FC_NFUNCS + former : t, key))
             return;
         if (!fc_streq(fc_tun_rows[t].arch, FC_ARCH_NAME)) {
             bad_line(s, key, ": only used on ", fc_tun_rows[t].arch);
@@ -519,6 +557,10 @@ static void file_setting(struct fc_settings *s, char *line)
         }
         if (s->tun_env & (1u << t))
             return; /* FASTCOPY_<NAME> wins */
+        if (was >= 0 && s->tun_file_now & (1u << t))
+            return; /* the current key wins over the former one */
+        if (was < 0)
+            s->tun_file_now |= 1u << t;
         *tun_field(&s->d->tun, t) = v;
         s->d->tun_from[t] = FC_FROM_FILE;
         s->tun_file |= 1u << t;

@@ -2,7 +2,7 @@
 """tun_offsets.py OUT.h -- CC ARGS... : compile tun_offsets.c to assembly with the
 target compiler and write the offsets it reports as
 
-    #define FC_TUN_ZVA_THRESHOLD 48   /* struct fc_tunables.zva_threshold */
+    #define FC_TUN_ZVA_START 48   /* struct fc_tunables.zva_start */
 
 plus, for C, a static assertion per field, so that a stale header fails the build."""
 import re

@@ -26,7 +26,7 @@ runs none of them, so cross builds run it on the build machine.
       exported memcpy and memmove where they are that kernel) starts a 64-byte line
       and its first ret, the end of the 0-63 B path, lies in that line: with the ret
       in the next line those copies took 1.12x the time (src/x86_64/memmove_avx512.S).
-      The same for the avx512amd memset (fc_memset_x86_avx512amd, and the
+      The same for the avx512_1branch memset (fc_memset_x86_avx512_1branch, and the
       exported memset where it is that kernel: its first instructions compute the
       page-end bit, "lea 0x3f(%rdi),%ecx"): its 0-64 B path ends in its first line;
       with the ret in the next line those memsets took 1.06x the time, as slow as
@@ -202,17 +202,17 @@ def lines(so):
         f = l.split()
         if len(f) == 8 and f[3] == "FUNC" and f[7] in (
                 "memcpy", "memmove", "memset", "fc_memmove_x86_avx512",
-                "fc_memset_x86_avx512amd"):
+                "fc_memset_x86_avx512_1branch"):
             syms[f[7]] = (int(f[1], 16), int(f[2]))
     check("fc_memmove_x86_avx512" in syms, "%s: no fc_memmove_x86_avx512" % so)
-    check("fc_memset_x86_avx512amd" in syms, "%s: no fc_memset_x86_avx512amd" % so)
+    check("fc_memset_x86_avx512_1branch" in syms, "%s: no fc_memset_x86_avx512_1branch" % so)
     for name, (start, size) in sorted(syms.items()):
         out = subprocess.run(["objdump", "-d", "--start-address=%d" % start,
                               "--stop-address=%d" % (start + size), so], check=True,
                              capture_output=True, text=True).stdout
         insns = [l for l in out.splitlines() if re.match(r"\s+[0-9a-f]+:\t", l)]
         if name == "memset" and not any("lea    0x3f(%rdi),%ecx" in l for l in insns[:4]):
-            continue  # not the avx512amd body (dropin_body=avx512, avx2, ...)
+            continue  # not the avx512_1branch body (dropin_body=avx512, avx2, ...)
         if insns and "endbr64" in insns[0]:
             print("note: %s starts with endbr64: its small-size path cannot fit one line"
                   % name)

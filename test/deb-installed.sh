@@ -22,9 +22,14 @@ L=/usr/lib/$triplet
 [ -f "$L/libfastcopy.so.0" ] && ok "libfastcopy0: $L/libfastcopy.so.0" || bad "no $L/libfastcopy.so.0"
 want="$L/libfastcopy.so.0"
 if [ "$arch" = amd64 ]; then
-  for f in glibc-hwcaps/x86-64-v3 glibc-hwcaps/x86-64-v4 fastcopy/avx512amd fastcopy/avx2amd; do
+  for f in glibc-hwcaps/x86-64-v3 glibc-hwcaps/x86-64-v4 fastcopy/avx512_1branch fastcopy/avx2_keepupper; do
     dpkg -L libfastcopy0 | grep -qx "$L/$f/libfastcopy.so.0" && ok "libfastcopy0 holds $f/" \
       || bad "libfastcopy0 lacks $L/$f/libfastcopy.so.0"
+  done
+  # the former paths (libfastcopy(7), FORMER NAMES): links to the renamed copies
+  for p in avx512amd:avx512_1branch avx2amd:avx2_keepupper; do
+    [ "$(readlink "$L/fastcopy/${p%%:*}")" = "${p#*:}" ] && [ -f "$L/fastcopy/${p%%:*}/libfastcopy.so.0" ] \
+      && ok "libfastcopy0 links fastcopy/${p%%:*} to ${p#*:}" || bad "fastcopy/${p%%:*}: $(ls -l "$L/fastcopy")"
   done
   for l in $(/lib64/ld-linux-x86-64.so.2 --help | sed -n 's/^ *\(x86-64-v[34]\) (supported, searched)$/\1/p'); do
     want="$L/glibc-hwcaps/$l/libfastcopy.so.0"
@@ -96,7 +101,7 @@ sleep 0.5
 fastcopy-info --pid "$sp" > "$W/pid" 2>&1
 kill "$sp" 2> /dev/null
 grep -Eq "^process $sp \(sleep\): $want_re\$" "$W/pid" && grep -q '^  state: read from the process' "$W/pid" \
-  && grep -q '^    memset   generic    environment' "$W/pid" && ok "fastcopy-info --pid reads a preloaded sleep" \
+  && grep -q '^    memset   generic  *environment' "$W/pid" && ok "fastcopy-info --pid reads a preloaded sleep" \
   || bad "--pid: $(cat "$W/pid")"
 
 # 4. fcbench's dropin column: the installed library, by name.

@@ -29,8 +29,15 @@ info="$B/fastcopy-info"
 
 # 1. The layout.
 for f in libfastcopy.so.0 glibc-hwcaps/x86-64-v3/libfastcopy.so.0 glibc-hwcaps/x86-64-v4/libfastcopy.so.0 \
-         fastcopy/avx512amd/libfastcopy.so.0 fastcopy/avx2amd/libfastcopy.so.0 libfastcopy.a; do
+         fastcopy/avx512_1branch/libfastcopy.so.0 fastcopy/avx2_keepupper/libfastcopy.so.0 libfastcopy.a; do
   [ -f "$L/$f" ] && ok "installed: $f" || bad "not installed: $L/$f"
+done
+# the by-path copies under their variants' former names (libfastcopy(7), FORMER
+# NAMES): a symbolic link to the directory, so a path written before still loads
+for p in avx512amd:avx512_1branch avx2amd:avx2_keepupper; do
+  old=${p%%:*} new=${p#*:}
+  [ "$(readlink "$L/fastcopy/$old")" = "$new" ] && [ -f "$L/fastcopy/$old/libfastcopy.so.0" ] \
+    && ok "fastcopy/$old -> $new (a former name)" || bad "fastcopy/$old: $(ls -l "$L/fastcopy")"
 done
 for f in libfastcopy.so.0 glibc-hwcaps/x86-64-v3/libfastcopy.so.0 glibc-hwcaps/x86-64-v4/libfastcopy.so.0; do
   readelf -d "$L/$f" | grep -q 'SONAME.*\[libfastcopy.so.0\]' && ok "$f: SONAME libfastcopy.so.0" \
@@ -95,7 +102,7 @@ for lvl in x86-64-v4 x86-64-v3 baseline; do
   if grep -q 'diverted on every call' "$W/info.$lvl"; then
     grep -q "^The copy whose names are the" "$W/info.$lvl" \
       && ok "$lvl copy, $sel selected: fastcopy-info names the copy that runs it directly" \
-      || { case $sel in avx2|avx2amd|avx512|avx512amd) bad "$lvl copy: no advice for $sel" ;;
+      || { case $sel in avx2|avx2_keepupper|avx512|avx512_1branch) bad "$lvl copy: no advice for $sel" ;;
            *) ok "$lvl copy, $sel selected (no body): no copy to advise" ;; esac; }
   else
     ! grep -q "^The copy whose names are the" "$W/info.$lvl" \

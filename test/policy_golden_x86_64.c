@@ -110,7 +110,7 @@ static void row(unsigned vendor, unsigned family, unsigned model, uint32_t feat,
     put("%-5s 0x%02x 0x%02x %-30s %5s %5s %5s |", vendors[vendor], family, model, f,
         size(a, l1d), size(b, l2), size(e, l3));
     for (int fn = 0; fn < FC_NFUNCS; fn++)
-        put(" %-9s", fc_x86_variant_name(fn, d.sel[fn]));
+        put(" %-14s", fc_x86_variant_name(fn, d.sel[fn]));
     put(" |");
     static const struct { const char *arch; size_t off; } tun[] = {
 #define FC_TUNABLE(field, env, arch, min, max, meaning) \

@@ -109,8 +109,8 @@ static void zva_sweep(size_t z)
     unsigned char *buf = malloc(span);
     struct guarded g;
     assert_int_equal(guarded_alloc(&g, maxn + z), 0);
-    size_t threshold = fc_tun.zva_threshold;
-    fc_tun.zva_threshold = 64;
+    size_t threshold = fc_tun.zva_start;
+    fc_tun.zva_start = 64;
     for (size_t i = 0; i < nv; i++) {
         if (strcmp(v[i].func, "memset") || !v[i].usable ||
             !(strcmp(v[i].name, "ldp_stp") == 0 || strcmp(v[i].name, "simd") == 0 ||
@@ -149,7 +149,7 @@ static void zva_sweep(size_t z)
                              fc_tun.zva_size, n, k);
         }
         /* a large one, with the default cut-over */
-        fc_tun.zva_threshold = threshold;
+        fc_tun.zva_start = threshold;
         size_t big = 64 * z + 77;
         unsigned char *b = malloc(big + 256);
         memset(b, 0x5a, big + 256);
@@ -157,9 +157,9 @@ static void zva_sweep(size_t z)
         for (size_t k = 0; k < big + 256; k++)
             assert_int_equal(b[k], (k >= 13 && k < 13 + big) ? 0 : 0x5a);
         free(b);
-        fc_tun.zva_threshold = 64;
+        fc_tun.zva_start = 64;
     }
-    fc_tun.zva_threshold = threshold;
+    fc_tun.zva_start = threshold;
     guarded_free(&g);
     free(buf);
 }
@@ -173,7 +173,7 @@ static void test_zva_zeroing(void **state)
     else
         print_message("DC ZVA not usable here: stores only\n");
     /* Block size 0 (DZP set, or a size not handled) with the cut-over still low,
-     * as FASTCOPY_ZVA_THRESHOLD can leave it: the zeroing routine must store. */
+     * as FASTCOPY_ZVA_START can leave it: the zeroing routine must store. */
     fc_tun.zva_size = 0;
     zva_sweep(64);
     fc_tun = saved;

@@ -70,7 +70,7 @@ static void check_bound(void)
 #if defined(__x86_64__)
     /* the bound of the drop-in kernel's first test (meson option dropin_body:
      * avx512's page-end bound 4096 and memset_masked_max + 1, the latter also
-     * avx512amd's, whose copies are avx512's; the avx2 kernels' 65), or 0 when
+     * avx512_1branch's, whose copies are avx512's; the avx2 kernels' 65), or 0 when
      * another variant is selected: through the slot */
     const char *body = FC_DROPIN_COPY_BODY_NAME, *set_body = FC_DROPIN_SET_BODY_NAME;
 #if FC_DROPIN_BODY_AVX2
@@ -247,7 +247,7 @@ static void test_memset_with_stale_tunables(void **s)
     const struct fc_variant *v;
     size_t nv = fc_variants(&v);
     const struct fc_tunables saved = fc_tun;
-    const size_t th = saved.zva_threshold, z = saved.zva_size;
+    const size_t th = saved.zva_start, z = saved.zva_size;
     size_t top = 3 * (z > 2048 ? z : 2048) + 300;
     unsigned char *buf = aligned_alloc(4096, top + 4096 + 128);
     assert_non_null(buf);
@@ -267,7 +267,7 @@ static void test_memset_with_stale_tunables(void **s)
         void *(*set)(void *, int, size_t) = (void *(*)(void *, int, size_t))v[k].fn;
         for (unsigned mt = 0; mt < nm; mt++)
             for (unsigned mz = 0; mz < 2; mz++) {
-                fc_tun.zva_threshold = byte_mix(th, masks[mt]);
+                fc_tun.zva_start = byte_mix(th, masks[mt]);
                 fc_tun.zva_size = mz ? z : 0;
                 int bad = 0;
                 /* every size to 600, then every 97th; dst 0, 21, 42, 63 bytes
@@ -278,13 +278,13 @@ static void test_memset_with_stale_tunables(void **s)
                             bad = check_memset(set, buf, off, n, c ? 0x5a : 0);
                 fc_tun = saved;
                 if (bad)
-                    fail_msg("memset %s with zva_threshold %zu, zva_size %zu: wrong bytes",
+                    fail_msg("memset %s with zva_start %zu, zva_size %zu: wrong bytes",
                              v[k].name, byte_mix(th, masks[mt]), mz ? z : 0);
                 checked++;
             }
     }
     free(buf);
-    printf("# %d variant/tunable combinations (zva_threshold %zu, zva_size %zu)\n", checked,
+    printf("# %d variant/tunable combinations (zva_start %zu, zva_size %zu)\n", checked,
            th, z);
     assert_true(checked > 0);
 }

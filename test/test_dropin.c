@@ -174,7 +174,7 @@ static void test_exports_interpose(void **s)
                                !strcmp(v[i].func, "memset"));
             if (kernel_copy) {
 #if FC_DROPIN_BODY_AVX2
-                /* dropin_body=avx2 or avx2amd: memcpy/memmove/memset are that kernel
+                /* dropin_body=avx2 or avx2_keepupper: memcpy/memmove/memset are that kernel
                  * itself (src/x86_64/memmove_avx2.S, memset_avx2.S), whose first
                  * compare "cmp limit(%rip),%rdx; jae more_64" (48 3b 15, within
                  * 16 bytes) reads a word the resolver set: 65 when that is the
@@ -210,12 +210,12 @@ static void test_exports_interpose(void **s)
                  * being "jmp *slot(%rip)", and memcpy/memmove's "jne
                  * page_end_path; jmp *slot(%rip)" (a diverted call falls into the
                  * slot jump: DROPIN_DIVERT_ELSE_JUMP).
-                 * dropin_body=avx512amd: memset is avx512amd's one-branch entry,
+                 * dropin_body=avx512_1branch: memset is avx512_1branch's one-branch entry,
                  * "cmp limit(%rip),%rcx; jae other" (48 3b 0d; rcx is n with the
                  * page-end bit), whose target starts with the divert; the same
                  * limit. */
                 int is_memset = !strcmp(v[i].func, "memset");
-                int one_branch = is_memset && FC_DROPIN_BODY_AVX512AMD;
+                int one_branch = is_memset && FC_DROPIN_BODY_AVX512_1BRANCH;
                 const char *body = is_memset ? FC_DROPIN_SET_BODY_NAME : FC_DROPIN_COPY_BODY_NAME;
                 const unsigned char *c = NULL;
                 /* c: the compare's opcode byte.  memset: cmpq limit(%rip),%rdx
@@ -482,9 +482,9 @@ static void test_overrides(void **s)
      * process prints one line, the first, naming how many more there are;
      * fastcopy-info lists each (below); defaults stand. */
 #if defined(__aarch64__)
-#define SIZE_VAR "FASTCOPY_ZVA_THRESHOLD"
+#define SIZE_VAR "FASTCOPY_ZVA_START"
 #else
-#define SIZE_VAR "FASTCOPY_NT_THRESHOLD"
+#define SIZE_VAR "FASTCOPY_NT_START"
 #endif
     const char *e3[] = {"FASTCOPY_NONSENSE=1", SIZE_VAR "=lots", NULL};
     run(ps, e3, out, sizeof out, &st);
@@ -504,24 +504,106 @@ static void test_overrides(void **s)
     /* Thresholds reach the library (fastcopy-info runs the same code). */
     char *info[] = {(char *)info_path, NULL};
 #if defined(__x86_64__)
-    const char *e4[] = {"FASTCOPY_NT_THRESHOLD=3M", "FASTCOPY_REP_STOSB_THRESHOLD=4096", NULL};
+    const char *e4[] = {"FASTCOPY_NT_START=3M", "FASTCOPY_REP_STOSB_START=4096", NULL};
     run(info, e4, out, sizeof out, &st);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     assert_null(strstr(out, "libfastcopy:"));
-    assert_non_null(strstr(out, "nt_threshold                   3M"));
-    assert_non_null(strstr(out, "rep_stosb_threshold            4K"));
+    assert_non_null(strstr(out, "nt_start                       3M"));
+    assert_non_null(strstr(out, "rep_stosb_start                4K"));
 #elif defined(__aarch64__)
-    const char *e4[] = {"FASTCOPY_ZVA_THRESHOLD=8K", NULL};
+    const char *e4[] = {"FASTCOPY_ZVA_START=8K", NULL};
     run(info, e4, out, sizeof out, &st);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     assert_null(strstr(out, "libfastcopy:"));
-    assert_non_null(strstr(out, "zva_threshold                  8K"));
+    assert_non_null(strstr(out, "zva_start                      8K"));
 #endif
     const char *e5[] = {"FASTCOPY_MEMSET=generic", NULL};
     run(info, e5, out, sizeof out, &st);
     assert_non_null(strstr(out, "forced by FASTCOPY_MEMSET=generic"));
 }
 
+/* The former names (libfastcopy(7), FORMER NAMES): a variable under its former
+ * name, a variant under its former name, accepted without a word; fastcopy-info
+ * and fc_selected say the names now; a variable given under both names takes
+ * the current one's value, whichever comes first. */
+#if defined(__x86_64__)
+static int usable(const char *func, const char *name)
+{
+    const struct fc_variant *v;
+    size_t nv = fc_variants(&v);
+    for (size_t i = 0; i < nv; i++)
+        if (!strcmp(v[i].func, func) && !strcmp(v[i].name, name))
+            return v[i].usable;
+    return 0;
+}
+#endif
+
+static void test_former_names(void **s)
+{
+    (void)s;
+    static char out[8192];
+    int st;
+    char *info[] = {(char *)info_path, NULL};
+    char *ps[] = {(char *)print_selected_path, NULL};
+#if defined(__x86_64__)
+    const char *e1[] = {"FASTCOPY_NT_THRESHOLD=3M", "FASTCOPY_REP_STOSB_THRESHOLD=4096",
+                        "FASTCOPY_MEMSET_ADAPTIVE_MIN=8K", NULL};
+    run(info, e1, out, sizeof out, &st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_null(strstr(out, "libfastcopy:"));
+    assert_non_null(strstr(out, "\n  nt_start                       3M"));
+    assert_non_null(strstr(out, "\n  rep_stosb_start                4K"));
+    assert_non_null(strstr(out, "\n  memset_adaptive_start          8K"));
+    assert_null(strstr(out, "THRESHOLD"));
+    /* both names: the current one wins, in either order */
+    const char *e2[] = {"FASTCOPY_NT_START=2M", "FASTCOPY_NT_THRESHOLD=3M",
+                        "FASTCOPY_REP_STOSB_START=1M", "FASTCOPY_REP_STOSB_STOP=1M",
+                        "FASTCOPY_REP_STOSB_RESUME=1M", "FASTCOPY_REP_STOSB_HIGH_START=2M", NULL};
+    run(info, e2, out, sizeof out, &st);
+    assert_null(strstr(out, "libfastcopy:"));
+    assert_non_null(strstr(out, "\n  nt_start                       2M"));
+    assert_non_null(strstr(out, "\n  rep_stosb_high_start           2M"));
+    /* variants by their former names, as values */
+    char want[160];
+    if (usable("memcpy", "avx2_keepupper")) {
+        const char *e3[] = {"FASTCOPY_MEMCPY=avx2amd", NULL};
+        run(ps, e3, out, sizeof out, &st);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        snprintf(want, sizeof want, "memcpy=avx2_keepupper memmove=%s memset=%s\n",
+                 fc_selected("memmove"), fc_selected("memset"));
+        assert_string_equal(out, want);
+        run(info, e3, out, sizeof out, &st);
+        assert_null(strstr(out, "libfastcopy:"));
+        assert_non_null(strstr(out, "forced by FASTCOPY_MEMCPY=avx2_keepupper"));
+        assert_null(strstr(out, "avx2amd"));
+    }
+    if (usable("memset", "avx512_1branch")) {
+        const char *e4[] = {"FASTCOPY_MEMSET=avx512amd", NULL};
+        run(ps, e4, out, sizeof out, &st);
+        snprintf(want, sizeof want, "memcpy=%s memmove=%s memset=avx512_1branch\n",
+                 fc_selected("memcpy"), fc_selected("memmove"));
+        assert_string_equal(out, want);
+    }
+    /* memcpy has no avx512_1branch, under either name */
+    const char *e5[] = {"FASTCOPY_MEMCPY=avx512amd", NULL};
+    run(ps, e5, out, sizeof out, &st);
+    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_MEMCPY=avx512amd: unknown variant (known:"));
+    assert_null(strstr(strstr(out, "(known:"), "amd"));
+#elif defined(__aarch64__)
+    const char *e1[] = {"FASTCOPY_ZVA_THRESHOLD=8K", NULL};
+    run(info, e1, out, sizeof out, &st);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_null(strstr(out, "libfastcopy:"));
+    assert_non_null(strstr(out, "\n  zva_start                      8K"));
+    const char *e2[] = {"FASTCOPY_ZVA_START=16K", "FASTCOPY_ZVA_THRESHOLD=8K", NULL};
+    run(info, e2, out, sizeof out, &st);
+    assert_non_null(strstr(out, "\n  zva_start                     16K"));
+    (void)ps;
+#else
+    (void)info;
+    (void)ps;
+#endif
+}
 
 #if defined(__x86_64__)
 /* The value column of one fastcopy-info threshold line ("rep_movsb_stop ... 24M"). */
@@ -571,14 +653,14 @@ static void test_override_checks(void **s)
     free(rp);
 #if defined(__x86_64__)
     char a[32], b[32];
-    static const char *const names[] = {"rep_movsb_threshold", "rep_movsb_stop",
-                                        "rep_stosb_threshold", "rep_stosb_stop",
-                                        "rep_stosb_resume"};
+    static const char *const names[] = {"rep_movsb_start", "rep_movsb_stop",
+                                        "rep_stosb_start", "rep_stosb_stop",
+                                        "rep_stosb_high_start"};
     /* A threshold above its stop, both set: one line, all defaults stand. */
-    const char *e1[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=1M", "FASTCOPY_REP_MOVSB_STOP=64K", NULL};
+    const char *e1[] = {"FASTCOPY_REP_MOVSB_START=1M", "FASTCOPY_REP_MOVSB_STOP=64K", NULL};
     run(info, e1, out, sizeof out, &st);
     assert_int_equal(count_of(out, "\n  libfastcopy:"), 1);
-    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_REP_MOVSB_THRESHOLD=1M is above "
+    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_REP_MOVSB_START=1M is above "
                                 "FASTCOPY_REP_MOVSB_STOP=64K"));
     for (size_t i = 0; i < 2; i++) {
         info_value(def, names[i], a, sizeof a);
@@ -586,54 +668,54 @@ static void test_override_checks(void **s)
         assert_string_equal(a, b);
     }
     /* One side set, above the other side's automatic value. */
-    const char *e2[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=1G", NULL};
+    const char *e2[] = {"FASTCOPY_REP_MOVSB_START=1G", NULL};
     run(info, e2, out, sizeof out, &st);
     assert_int_equal(count_of(out, "\n  libfastcopy:"), 1);
-    assert_non_null(strstr(out, "FASTCOPY_REP_MOVSB_THRESHOLD=1G is above "
+    assert_non_null(strstr(out, "FASTCOPY_REP_MOVSB_START=1G is above "
                                 "FASTCOPY_REP_MOVSB_STOP (default "));
-    info_value(def, "rep_movsb_threshold", a, sizeof a);
-    info_value(out, "rep_movsb_threshold", b, sizeof b);
+    info_value(def, "rep_movsb_start", a, sizeof a);
+    info_value(out, "rep_movsb_start", b, sizeof b);
     assert_string_equal(a, b);
-    /* memset's windows: threshold above stop, and stop above resume: one line per
+    /* memset's windows: start above stop, and stop above high_start: one line per
      * pair, the three automatic values stand. */
-    const char *e3[] = {"FASTCOPY_REP_STOSB_THRESHOLD=64K", "FASTCOPY_REP_STOSB_STOP=8K",
-                        "FASTCOPY_REP_STOSB_RESUME=4K", NULL};
+    const char *e3[] = {"FASTCOPY_REP_STOSB_START=64K", "FASTCOPY_REP_STOSB_STOP=8K",
+                        "FASTCOPY_REP_STOSB_HIGH_START=4K", NULL};
     run(info, e3, out, sizeof out, &st);
     assert_int_equal(count_of(out, "\n  libfastcopy:"), 2);
-    assert_non_null(strstr(out, "FASTCOPY_REP_STOSB_THRESHOLD=64K is above FASTCOPY_REP_STOSB_STOP=8K"));
-    assert_non_null(strstr(out, "FASTCOPY_REP_STOSB_STOP=8K is above FASTCOPY_REP_STOSB_RESUME=4K"));
+    assert_non_null(strstr(out, "FASTCOPY_REP_STOSB_START=64K is above FASTCOPY_REP_STOSB_STOP=8K"));
+    assert_non_null(strstr(out, "FASTCOPY_REP_STOSB_STOP=8K is above FASTCOPY_REP_STOSB_HIGH_START=4K"));
     for (size_t i = 2; i < 5; i++) {
         info_value(def, names[i], a, sizeof a);
         info_value(out, names[i], b, sizeof b);
         assert_string_equal(a, b);
     }
     /* Equal sizes close a window: accepted silently. */
-    const char *e4[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=8K", "FASTCOPY_REP_MOVSB_STOP=8K", NULL};
+    const char *e4[] = {"FASTCOPY_REP_MOVSB_START=8K", "FASTCOPY_REP_MOVSB_STOP=8K", NULL};
     run(info, e4, out, sizeof out, &st);
     assert_null(strstr(out, "libfastcopy:"));
     assert_non_null(strstr(out, "rep_movsb_stop                 8K"));
     /* Another architecture's variable. */
-    const char *e5[] = {"FASTCOPY_ZVA_THRESHOLD=4K", NULL};
+    const char *e5[] = {"FASTCOPY_ZVA_START=4K", NULL};
     run(info, e5, out, sizeof out, &st);
     assert_int_equal(count_of(out, "\n  libfastcopy:"), 1);
-    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_ZVA_THRESHOLD=4K: only used on aarch64, "
+    assert_non_null(strstr(out, "libfastcopy: FASTCOPY_ZVA_START=4K: only used on aarch64, "
                                 "ignored on x86_64"));
     /* A minimum of 0 is not "at least 0 bytes"; the maximum is named. */
-    const char *e6[] = {"FASTCOPY_ALIAS_BACKWARD_STOP=lots", "FASTCOPY_NT_THRESHOLD=2048G", NULL};
+    const char *e6[] = {"FASTCOPY_ALIAS_BACKWARD_STOP=lots", "FASTCOPY_NT_START=2048G", NULL};
     run(info, e6, out, sizeof out, &st);
     assert_int_equal(count_of(out, "\n  libfastcopy:"), 2);
     assert_null(strstr(out, "at least 0"));
     assert_non_null(strstr(out, "FASTCOPY_ALIAS_BACKWARD_STOP=lots: not a size up to 1024G"));
-    assert_non_null(strstr(out, "FASTCOPY_NT_THRESHOLD=2048G: not a size of 16K to 1024G"));
-    info_value(def, "nt_threshold", a, sizeof a);
-    info_value(out, "nt_threshold", b, sizeof b);
+    assert_non_null(strstr(out, "FASTCOPY_NT_START=2048G: not a size of 16K to 1024G"));
+    info_value(def, "nt_start", a, sizeof a);
+    info_value(out, "nt_start", b, sizeof b);
     assert_string_equal(a, b);
 #else
     /* Another architecture's variable. */
-    const char *e5[] = {"FASTCOPY_REP_MOVSB_THRESHOLD=4K", NULL};
+    const char *e5[] = {"FASTCOPY_REP_MOVSB_START=4K", NULL};
     run(info, e5, out, sizeof out, &st);
     assert_int_equal(count_of(out, "\n  libfastcopy:"), 1);
-    assert_non_null(strstr(out, "FASTCOPY_REP_MOVSB_THRESHOLD=4K: only used on x86_64, ignored on"));
+    assert_non_null(strstr(out, "FASTCOPY_REP_MOVSB_START=4K: only used on x86_64, ignored on"));
 #endif
 }
 
@@ -700,7 +782,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exports_interpose), cmocka_unit_test(test_wrappers),
-        cmocka_unit_test(test_override_checks),
+        cmocka_unit_test(test_override_checks),   cmocka_unit_test(test_former_names),
         cmocka_unit_test(test_chk_abort),         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_at_secure),
     };

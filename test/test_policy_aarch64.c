@@ -44,10 +44,10 @@ static void expect_zva(const struct fc_decision *d, size_t size, size_t threshol
 {
     assert_int_equal(d->tun.zva_size, size);
     if (size)
-        assert_int_equal(d->tun.zva_threshold, threshold);
+        assert_int_equal(d->tun.zva_start, threshold);
     /* Nothing x86 or riscv leaks into an aarch64 decision. */
-    assert_int_equal(d->tun.nt_threshold, 0);
-    assert_int_equal(d->tun.rep_movsb_threshold, 0);
+    assert_int_equal(d->tun.nt_start, 0);
+    assert_int_equal(d->tun.rep_movsb_start, 0);
     assert_int_equal(d->tun.cboz_size, 0);
 }
 

@@ -41,16 +41,16 @@ static void test_zen4(void **s)
     (void)s;
     struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x19, 0x11, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 32 * MiB);
     struct fc_decision d = decide(c);
-    expect_all(&d, "avx512"); /* memset too: avx512amd is not measured on Zen 4 */
+    expect_all(&d, "avx512"); /* memset too: avx512_1branch is not measured on Zen 4 */
     assert_string_equal(fc_x86_uarch(&c), "Zen 4");
-    assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 3/4 of the CCX's L3 */
+    assert_int_equal(d.tun.nt_start, 24 * MiB); /* 3/4 of the CCX's L3 */
     assert_non_null(strstr(d.why[FC_MEMCPY], "Zen 4"));
     assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb off"));
     /* rep movsb and rep stosb closed on Zen 4 */
-    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
-    assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
-    assert_true(d.tun.rep_stosb_stop >= d.tun.nt_threshold);
-    assert_true(d.tun.rep_stosb_resume >= d.tun.nt_threshold);
+    assert_true(d.tun.rep_movsb_start >= d.tun.rep_movsb_stop);
+    assert_true(d.tun.rep_stosb_start >= d.tun.nt_start);
+    assert_true(d.tun.rep_stosb_stop >= d.tun.nt_start);
+    assert_true(d.tun.rep_stosb_high_start >= d.tun.nt_start);
     /* no adaptive memset window: not measured on Zen 4 (rep stosb stays off) */
     assert_int_equal(d.tun.memset_adaptive_stop, 0);
     /* one masked store up to 64 B (measured on Zen 4 too) */
@@ -70,13 +70,13 @@ static void test_zen4(void **s)
     assert_int_not_equal(decide(c).tun.alias_backward_stop, 0);
 }
 
-/* Zen 5: the copies avx512, memset avx512amd (its one-branch entry, measured
+/* Zen 5: the copies avx512, memset avx512_1branch (its one-branch entry, measured
  * there; policy.c) */
 static void expect_zen5(const struct fc_decision *d)
 {
     assert_string_equal(sel(d, FC_MEMCPY), "avx512");
     assert_string_equal(sel(d, FC_MEMMOVE), "avx512");
-    assert_string_equal(sel(d, FC_MEMSET), "avx512amd");
+    assert_string_equal(sel(d, FC_MEMSET), "avx512_1branch");
 }
 
 static void test_zen5(void **s)
@@ -92,26 +92,26 @@ static void test_zen5(void **s)
     assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb"));
     assert_null(strstr(d.why[FC_MEMSET], "rep movsb"));
     /* Zen 5: rep movsb from 32 KiB (measured) up to the non-temporal threshold */
-    assert_int_equal(d.tun.rep_movsb_threshold, 32768);
+    assert_int_equal(d.tun.rep_movsb_start, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
     /* memset (the hot-versus-cold rule, measured): the loop to 8 KiB, rep stosb
      * above it to 256 KiB, the loop to 4 MiB inclusive (or the L2 size if that is
      * larger), rep stosb again above it; one masked store up to 64 B */
-    assert_int_equal(d.tun.rep_stosb_threshold, 8 * KiB + 1);
+    assert_int_equal(d.tun.rep_stosb_start, 8 * KiB + 1);
     assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
-    assert_int_equal(d.tun.rep_stosb_resume, 4 * MiB + 1);
+    assert_int_equal(d.tun.rep_stosb_high_start, 4 * MiB + 1);
     assert_int_equal(d.tun.memset_masked_max, 64);
     /* ... and from 4 KiB to 256 KiB memset measures both paths as it runs */
-    assert_int_equal(d.tun.memset_adaptive_min, 4 * KiB);
+    assert_int_equal(d.tun.memset_adaptive_start, 4 * KiB);
     assert_int_equal(d.tun.memset_adaptive_stop, 256 * KiB);
     c.l2_size = 2 * MiB; /* inside the measured span: no change */
-    assert_int_equal(decide(c).tun.rep_stosb_resume, 4 * MiB + 1);
+    assert_int_equal(decide(c).tun.rep_stosb_high_start, 4 * MiB + 1);
     c.l2_size = 8 * MiB; /* a larger L2: the loop through it */
-    assert_int_equal(decide(c).tun.rep_stosb_resume, 8 * MiB + 1);
+    assert_int_equal(decide(c).tun.rep_stosb_high_start, 8 * MiB + 1);
     c.l2_size = 64 * MiB; /* not believed */
-    assert_int_equal(decide(c).tun.rep_stosb_resume, 4 * MiB + 1);
+    assert_int_equal(decide(c).tun.rep_stosb_high_start, 4 * MiB + 1);
     c.l2_size = 0;
-    assert_int_equal(decide(c).tun.rep_stosb_resume, 4 * MiB + 1);
+    assert_int_equal(decide(c).tun.rep_stosb_high_start, 4 * MiB + 1);
     c.l2_size = MiB;
     /* 4K-aliased forward copies run backward while src + dst fit in the L1d */
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
@@ -131,8 +131,8 @@ static void test_zen3(void **s)
     struct fc_decision d = decide(c);
     expect_all(&d, "avx2");
     assert_string_equal(fc_x86_uarch(&c), "Zen 3");
-    assert_int_equal(d.tun.nt_threshold, 24 * MiB);
-    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
+    assert_int_equal(d.tun.nt_start, 24 * MiB);
+    assert_true(d.tun.rep_movsb_start >= d.tun.rep_movsb_stop);
     /* no AVX-512: nothing reads memset_masked_max, which stays 0 */
     assert_int_equal(d.tun.memset_masked_max, 0);
 }
@@ -143,13 +143,13 @@ static void test_intel_fsrm(void **s)
     struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x8f, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 105 * MiB);
     struct fc_decision d = decide(c);
     expect_all(&d, "erms");
-    assert_int_equal(d.tun.rep_movsb_threshold, 2048);
-    assert_int_equal(d.tun.nt_threshold, 105 * MiB / 4); /* Intel: L3/4 */
-    assert_int_equal(d.tun.rep_movsb_stop, d.tun.nt_threshold);
+    assert_int_equal(d.tun.rep_movsb_start, 2048);
+    assert_int_equal(d.tun.nt_start, 105 * MiB / 4); /* Intel: L3/4 */
+    assert_int_equal(d.tun.rep_movsb_stop, d.tun.nt_start);
     /* one rep stosb window, [2048, nt) */
-    assert_int_equal(d.tun.rep_stosb_threshold, 2048);
+    assert_int_equal(d.tun.rep_stosb_start, 2048);
     assert_int_equal(d.tun.rep_stosb_stop, 2048);
-    assert_int_equal(d.tun.rep_stosb_resume, 2048);
+    assert_int_equal(d.tun.rep_stosb_high_start, 2048);
 }
 
 static void test_intel_no_fsrm(void **s)
@@ -159,7 +159,7 @@ static void test_intel_no_fsrm(void **s)
     struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x55, AVX512 | FC_X86_ERMS, 22 * MiB);
     struct fc_decision d = decide(c);
     expect_all(&d, "avx2");
-    assert_int_equal(d.tun.rep_movsb_threshold, 4096);
+    assert_int_equal(d.tun.rep_movsb_start, 4096);
 }
 
 static void test_avx512_not_enabled_by_os(void **s)
@@ -185,7 +185,7 @@ static void test_avx2_only(void **s)
     struct fc_x86_cpu c = cpu(FC_X86_OTHER, 6, 0x0f, AVX2, 8 * MiB);
     struct fc_decision d = decide(c);
     expect_all(&d, "avx2");
-    assert_int_equal(d.tun.nt_threshold, 4 * MiB);
+    assert_int_equal(d.tun.nt_start, 4 * MiB);
 }
 
 static void test_sse2_only(void **s)
@@ -207,17 +207,17 @@ static void test_vm_caches(void **s)
         struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x8f, AVX2, absurd[i]);
         struct fc_decision d = decide(c);
         /* Assumed 32 MiB L3 -> Intel's L3/4 */
-        assert_int_equal(d.tun.nt_threshold, 8 * MiB);
-        assert_true(d.tun.rep_movsb_stop >= d.tun.rep_movsb_threshold);
+        assert_int_equal(d.tun.nt_start, 8 * MiB);
+        assert_true(d.tun.rep_movsb_stop >= d.tun.rep_movsb_start);
         c.vendor = FC_X86_AMD;
         c.family = 0x19;
         d = decide(c);
-        assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+        assert_int_equal(d.tun.nt_start, 24 * MiB);
     }
     /* Our VM: AMD, legacy leaf claims a 508 MiB L3 (the socket): ignored. */
     struct fc_x86_cpu c = cpu(FC_X86_AMD, 0x1a, 2, AVX512, 508 * MiB);
     struct fc_decision d = decide(c);
-    assert_int_equal(d.tun.nt_threshold, 24 * MiB);
+    assert_int_equal(d.tun.nt_start, 24 * MiB);
     char text[512];
     fc_x86_describe(&c, text, sizeof text); /* fastcopy-info says so, no "shared by 0" */
     assert_non_null(strstr(text, "L3: 508M (not plausible: 32M assumed)"));
@@ -225,10 +225,10 @@ static void test_vm_caches(void **s)
     /* A plausible big Intel L3 is kept; clamps hold at the edges. */
     c = cpu(FC_X86_INTEL, 6, 0x8f, AVX2, 320 * MiB);
     d = decide(c);
-    assert_int_equal(d.tun.nt_threshold, 80 * MiB);
+    assert_int_equal(d.tun.nt_start, 80 * MiB);
     c = cpu(FC_X86_OTHER, 6, 0x8f, AVX2, 512 * KiB);
     d = decide(c);
-    assert_int_equal(d.tun.nt_threshold, MiB);
+    assert_int_equal(d.tun.nt_start, MiB);
 }
 
 /* The Zen 5 VM this project was measured on: family 0x1a model 2, 48 KiB L1d,
@@ -240,12 +240,12 @@ static void test_zen5_vm(void **s)
                               AVX512 | FC_X86_ERMS | FC_X86_FSRM | FC_X86_HYPERVISOR, 508 * MiB);
     struct fc_decision d = decide(c);
     expect_zen5(&d);
-    assert_int_equal(d.tun.nt_threshold, 24 * MiB); /* 508 MiB ignored: 3/4 of 32 MiB */
-    assert_int_equal(d.tun.rep_movsb_threshold, 32768);
+    assert_int_equal(d.tun.nt_start, 24 * MiB); /* 508 MiB ignored: 3/4 of 32 MiB */
+    assert_int_equal(d.tun.rep_movsb_start, 32768);
     assert_int_equal(d.tun.rep_movsb_stop, 24 * MiB);
-    assert_int_equal(d.tun.rep_stosb_threshold, 8 * KiB + 1);
+    assert_int_equal(d.tun.rep_stosb_start, 8 * KiB + 1);
     assert_int_equal(d.tun.rep_stosb_stop, 256 * KiB);
-    assert_int_equal(d.tun.rep_stosb_resume, 4 * MiB + 1);
+    assert_int_equal(d.tun.rep_stosb_high_start, 4 * MiB + 1);
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
     assert_int_equal(d.tun.memset_masked_max, 64); /* one masked store up to 64 B */
     /* AVX-VNNI (Zen 5 has it) changes nothing on AMD */
@@ -267,7 +267,7 @@ static void test_zen5_vm(void **s)
 
 /* The Zen 1 VM this project was measured on (2026-12-04): "AMD EPYC", family 0x17
  * model 1, AVX2 without ERMS (the hypervisor hides it), topology leaves present,
- * 32 KiB L1d, 512 KiB L2, 8 MiB L3 per CCX.  avx2amd everywhere (which is also
+ * 32 KiB L1d, 512 KiB L2, 8 MiB L3 per CCX.  avx2_keepupper everywhere (which is also
  * the body dropin_body=auto gives a library built there), no rep windows,
  * non-temporal from 3/4 of the L3; Zen 2 and Intel keep avx2 (vzeroupper). */
 static void test_zen1_vm(void **s)
@@ -278,11 +278,11 @@ static void test_zen1_vm(void **s)
     c.l1d_size = 32 * KiB;
     c.l2_size = 512 * KiB;
     struct fc_decision d = decide(c);
-    expect_all(&d, "avx2amd"); /* avx2 without vzeroupper: measured there */
+    expect_all(&d, "avx2_keepupper"); /* avx2 without vzeroupper: measured there */
     assert_string_equal(fc_x86_uarch(&c), "Zen 1");
-    assert_int_equal(d.tun.nt_threshold, 6 * MiB);
-    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
-    assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
+    assert_int_equal(d.tun.nt_start, 6 * MiB);
+    assert_true(d.tun.rep_movsb_start >= d.tun.rep_movsb_stop);
+    assert_true(d.tun.rep_stosb_start >= d.tun.nt_start);
     /* measured: backward beat forward at every size to 64 KiB */
     assert_int_equal(d.tun.alias_backward_stop, 64 * KiB + 1);
     assert_int_equal(d.tun.memset_masked_max, 0);
@@ -321,32 +321,32 @@ static void test_intel_emerald_rapids(void **s)
     assert_non_null(strstr(d.why[FC_MEMCPY], "rep movsb from 4 KiB"));
     assert_non_null(strstr(d.why[FC_MEMSET], "rep stosb from 8 KiB"));
     /* Intel: L3/4 = 75 MiB, but at most 32 MiB under a hypervisor (measured) */
-    assert_int_equal(d.tun.nt_threshold, 32 * MiB);
+    assert_int_equal(d.tun.nt_start, 32 * MiB);
     /* measured: rep movsb from 4 KiB, rep stosb from 8 KiB, both to nt */
-    assert_int_equal(d.tun.rep_movsb_threshold, 4096);
+    assert_int_equal(d.tun.rep_movsb_start, 4096);
     assert_int_equal(d.tun.rep_movsb_stop, 32 * MiB);
-    assert_int_equal(d.tun.rep_stosb_threshold, 8192);
+    assert_int_equal(d.tun.rep_stosb_start, 8192);
     assert_int_equal(d.tun.rep_stosb_stop, 8192);
-    assert_int_equal(d.tun.rep_stosb_resume, 8192);
+    assert_int_equal(d.tun.rep_stosb_high_start, 8192);
     assert_int_equal(d.tun.alias_backward_stop, 0); /* forward measured faster here */
     assert_int_equal(d.tun.memset_masked_max, 64);  /* one masked store up to 64 B */
     /* the same CPU on bare metal: L3/4 (the cap is for guests only) */
     c.features &= ~(uint32_t)FC_X86_HYPERVISOR;
     d = decide(c);
-    assert_int_equal(d.tun.nt_threshold, 75 * MiB);
+    assert_int_equal(d.tun.nt_start, 75 * MiB);
     assert_int_equal(d.tun.rep_movsb_stop, 75 * MiB);
     /* a guest whose reported L3 is small already keeps L3/4 (16 MiB -> 4 MiB) */
     c.features |= FC_X86_HYPERVISOR;
     c.l3_size = 16 * MiB;
     d = decide(c);
-    assert_int_equal(d.tun.nt_threshold, 4 * MiB);
+    assert_int_equal(d.tun.nt_start, 4 * MiB);
     assert_int_equal(d.tun.rep_movsb_stop, 4 * MiB);
     c.l3_size = 300 * MiB;
     /* without the OS's ZMM state it is the AVX2 + rep movsb path again */
     c.features &= ~(uint32_t)FC_X86_OS_ZMM;
     d = decide(c);
     expect_all(&d, "erms");
-    assert_int_equal(d.tun.rep_movsb_threshold, 2048);
+    assert_int_equal(d.tun.rep_movsb_start, 2048);
 }
 
 /* Ice Lake server: AVX-512 and FSRM but no AVX-VNNI (512-bit stores still lower
@@ -357,8 +357,8 @@ static void test_intel_ice_lake(void **s)
     struct fc_x86_cpu c = cpu(FC_X86_INTEL, 6, 0x6a, AVX512 | FC_X86_ERMS | FC_X86_FSRM, 48 * MiB);
     struct fc_decision d = decide(c);
     expect_all(&d, "erms");
-    assert_int_equal(d.tun.rep_movsb_threshold, 2048);
-    assert_int_equal(d.tun.rep_stosb_threshold, 2048);
+    assert_int_equal(d.tun.rep_movsb_start, 2048);
+    assert_int_equal(d.tun.rep_stosb_start, 2048);
     /* its own class since the profile table: the same row as "Intel with FSRM" */
     assert_string_equal(fc_x86_uarch(&c), "Intel with FSRM, AVX-512 at a lower clock");
     /* Alder Lake: AVX-VNNI without AVX-512: not the avx512 rule either */
@@ -441,9 +441,9 @@ static void test_hygon(void **s)
     struct fc_decision d = decide(c);
     assert_string_equal(fc_x86_uarch(&c), "Hygon Dhyana (Zen 1)");
     expect_all(&d, "avx2");
-    assert_int_equal(d.tun.nt_threshold, 6 * MiB);
-    assert_true(d.tun.rep_movsb_threshold >= d.tun.rep_movsb_stop);
-    assert_true(d.tun.rep_stosb_threshold >= d.tun.nt_threshold);
+    assert_int_equal(d.tun.nt_start, 6 * MiB);
+    assert_true(d.tun.rep_movsb_start >= d.tun.rep_movsb_stop);
+    assert_true(d.tun.rep_stosb_start >= d.tun.nt_start);
     assert_int_equal(d.tun.alias_backward_stop, 24 * KiB);
     assert_non_null(strstr(d.why[FC_MEMCPY], "not measured"));
 }
@@ -464,9 +464,9 @@ static void test_profile_table(void **s)
         } else {
             assert_true(p->evidence[0] || p->basis[0]);
         }
-        assert_true(FC_X86_IS_L3(p->nt_threshold) || !(p->nt_threshold & FC_X86_RULE));
-        assert_true(p->nt_threshold != 0);
-        assert_true(p->rep_movsb_threshold && p->rep_movsb_stop && p->rep_stosb_threshold);
+        assert_true(FC_X86_IS_L3(p->nt_start) || !(p->nt_start & FC_X86_RULE));
+        assert_true(p->nt_start != 0);
+        assert_true(p->rep_movsb_start && p->rep_movsb_stop && p->rep_stosb_start);
         const unsigned char *lists[] = {p->memcpy, p->memmove, p->memset};
         for (int f = 0; f < FC_NFUNCS; f++)
             for (int j = 0; j < 3 && lists[f][j]; j++)
@@ -516,6 +516,28 @@ static void test_names_round_trip(void **s)
     }
 }
 
+/* The former variant names (FC_X86_VARIANTS_FORMER) name the renamed variants,
+ * which the list calls by their names now; a former name is listed nowhere. */
+static void test_former_variant_names(void **s)
+{
+    (void)s;
+    for (int f = 0; f < FC_NFUNCS; f++) {
+        assert_int_equal(fc_x86_variant_index(f, "avx2amd"),
+                         fc_x86_variant_index(f, "avx2_keepupper"));
+        assert_true(fc_x86_variant_index(f, "avx2_keepupper") >= 0);
+        for (unsigned i = 0; i < fc_x86_variant_count(f); i++) {
+            assert_string_not_equal(fc_x86_variant_name(f, i), "avx2amd");
+            assert_string_not_equal(fc_x86_variant_name(f, i), "avx512amd");
+        }
+    }
+    assert_int_equal(fc_x86_variant_index(FC_MEMSET, "avx512amd"), FC_X86_SET_avx512_1branch);
+    assert_string_equal(fc_x86_variant_name(FC_MEMSET, FC_X86_SET_avx512_1branch), "avx512_1branch");
+    assert_string_equal(fc_x86_variant_name(FC_MEMCPY, FC_X86_COPY_avx2_keepupper), "avx2_keepupper");
+    /* memset only, as before */
+    assert_int_equal(fc_x86_variant_index(FC_MEMCPY, "avx512amd"), -1);
+    assert_int_equal(fc_x86_variant_index(FC_MEMCPY, "avx512_1branch"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -524,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_intel_no_fsrm), cmocka_unit_test(test_avx512_not_enabled_by_os),
         cmocka_unit_test(test_avx2_only),     cmocka_unit_test(test_sse2_only),
         cmocka_unit_test(test_vm_caches),     cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_former_variant_names),
         cmocka_unit_test(test_zen5_vm),       cmocka_unit_test(test_intel_emerald_rapids),
         cmocka_unit_test(test_intel_ice_lake), cmocka_unit_test(test_zen1_vm),
         cmocka_unit_test(test_classify),      cmocka_unit_test(test_zen6_and_unlisted),

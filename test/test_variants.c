@@ -113,7 +113,7 @@ static void test_copy_sizes(void **state)
  * architecture has one (x86_64), else 8 MiB. */
 static size_t large_top(void)
 {
-    size_t t = fc_tun.nt_threshold * 2 + 4096;
+    size_t t = fc_tun.nt_start * 2 + 4096;
     return t > ((size_t)8 << 20) ? t : ((size_t)8 << 20);
 }
 
@@ -152,10 +152,10 @@ static void test_copy_thresholds(void **state)
     struct fc_tunables saved = fc_tun;
     size_t top = 70000;
     unsigned char *src = malloc(top + 256), *dst = malloc(top + 256);
-    fc_tun.nt_threshold = 16384;
-    fc_tun.rep_movsb_threshold = 1024;
+    fc_tun.nt_start = 16384;
+    fc_tun.rep_movsb_start = 1024;
     fc_tun.rep_movsb_stop = 32768;
-    fc_tun.rep_stosb_threshold = 1024;
+    fc_tun.rep_stosb_start = 1024;
     fill(src, top + 256, 3);
     for (size_t n = 900; n < top; n = n * 3 / 2 + 1)
         for (size_t so = 0; so < 64; so += 13)
@@ -243,7 +243,7 @@ static void test_copy_overlap(void **state)
 static void set_sizes(void **state);
 static void set_page_end(void **state);
 
-/* The avx512 and avx512amd memsets have two forms below 64 bytes
+/* The avx512 and avx512_1branch memsets have two forms below 64 bytes
  * (fc_tun.memset_masked_max 0 or 64, chosen by the policy per CPU): every memset
  * test runs under both. */
 static void under_both_small_forms(void (*fn)(void **), void **state)
@@ -301,10 +301,10 @@ static void test_set_large_and_guard(void **state)
     unsigned char *buf = malloc((top > 70000 ? top : 70000) + 128);
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) { /* non-temporal and rep stosb paths at small sizes */
-            fc_tun.nt_threshold = 16384;
-            fc_tun.rep_stosb_threshold = 1024; /* rep stosb in [1024, 4096) */
+            fc_tun.nt_start = 16384;
+            fc_tun.rep_stosb_start = 1024; /* rep stosb in [1024, 4096) */
             fc_tun.rep_stosb_stop = 4096;       /* the loop in [4096, 8192) */
-            fc_tun.rep_stosb_resume = 8192;     /* rep stosb in [8192, 16384) */
+            fc_tun.rep_stosb_high_start = 8192;     /* rep stosb in [8192, 16384) */
             top = 70000;
         }
         for (size_t p = 1024; p <= top; p = p * 2 + (pass ? 333 : 0))
@@ -349,7 +349,7 @@ extern uint32_t fc_x86_memset_adapt[] FC_HIDDEN;
 #define ADAPT_COST(b, path) fc_x86_memset_adapt[FC_ADAPT_COST / 4 + 2 * (b) + (path)]
 #endif
 
-/* The avx512 memset's adaptive window (memset_adaptive_min/stop), on any CPU
+/* The avx512 memset's adaptive window (memset_adaptive_start/stop), on any CPU
  * that runs the kernel: with the choice forced to each path by the costs, then
  * left to measure, every size 1025 B..1 MiB stays byte-exact, inside its bounds,
  * and returns dst; the timed calls leave a cost for both paths of each size
@@ -361,9 +361,9 @@ static void test_set_adaptive(void **state)
     const struct fc_variant *v = ((struct vcase *)*state)->v;
     fc_set_fn fn = (fc_set_fn)v->fn;
     struct fc_tunables saved = fc_tun;
-    fc_tun.memset_adaptive_min = 1025;
+    fc_tun.memset_adaptive_start = 1025;
     fc_tun.memset_adaptive_stop = (size_t)1 << 20;
-    fc_tun.nt_threshold = FC_TUN_MAX;
+    fc_tun.nt_start = FC_TUN_MAX;
     size_t top = (size_t)1 << 20, calls = quick ? 200 : 600;
     unsigned char *buf = malloc(top + 192);
     char err[160] = ""; /* the first problem; reported after fc_tun is restored */
@@ -388,7 +388,7 @@ static void test_set_adaptive(void **state)
                          (ptrdiff_t)bad - (ptrdiff_t)off);
         }
         if (!err[0] && mode == 2 && !quick &&
-            (!strcmp(v->name, "avx512") || !strcmp(v->name, "avx512amd")))
+            (!strcmp(v->name, "avx512") || !strcmp(v->name, "avx512_1branch")))
             /* 4096-4097 B took every other call, log2 12: timed once in 64 of them
              * (~5 times); the first timed call measures the vector loop, which
              * makes rep stosb's cost (still 0) the lower, so the next measures it */
@@ -475,6 +475,9 @@ static void test_variant_list(void **state)
         assert_true(f >= 0);
         assert_non_null(v[i].fn);
         assert_true(strlen(v[i].name) > 0);
+        /* the names now, never a former one (libfastcopy(7), FORMER NAMES) */
+        assert_string_not_equal(v[i].name, "avx2amd");
+        assert_string_not_equal(v[i].name, "avx512amd");
         seen[f]++;
         if (!strcmp(v[i].name, "generic")) {
             generic[f] = 1;
@@ -501,6 +504,16 @@ static void test_variant_list(void **state)
     }
     assert_null(fc_selected("strcpy"));
     assert_null(fc_selected(NULL));
+#if defined(__x86_64__)
+    /* the two renamed variants, listed under their names now */
+    int keepupper = 0, onebranch = 0;
+    for (size_t i = 0; i < n; i++) {
+        keepupper += !strcmp(v[i].name, "avx2_keepupper");
+        onebranch += !strcmp(v[i].name, "avx512_1branch") && !strcmp(v[i].func, "memset");
+    }
+    assert_int_equal(keepupper, 3);
+    assert_int_equal(onebranch, 1);
+#endif
 }
 
 static void test_public_entry_points(void **state)
@@ -533,9 +546,9 @@ static int host_can_run(const char *name)
     erms = (b >> 9) & 1;
     if (!strcmp(name, "sse2"))
         return __builtin_cpu_supports("sse2") != 0;
-    if (!strcmp(name, "avx2") || !strcmp(name, "avx2amd"))
+    if (!strcmp(name, "avx2") || !strcmp(name, "avx2_keepupper"))
         return avx2 != 0;
-    if (!strcmp(name, "avx512") || !strcmp(name, "avx512amd"))
+    if (!strcmp(name, "avx512") || !strcmp(name, "avx512_1branch"))
         return avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
     if (!strcmp(name, "erms"))

@@ -2,8 +2,9 @@
 """tunables-docs.py SRCDIR: every override in src/tunables.def is documented in
 man/libfastcopy.7 with its bounds (its minimum, and its maximum unless that is the
 1024G every size is capped at), a row of README.md's overrides table (where README
-has one) gives the same bounds, and no document names a FASTCOPY_ threshold
-variable the list lacks."""
+has one) gives the same bounds, no document names a FASTCOPY_ threshold
+variable the list lacks, and libfastcopy(7)'s FORMER NAMES section pairs each
+former name of src/tunables_former.def with the name now."""
 import re
 import sys
 
@@ -12,6 +13,10 @@ defs = open(src + '/src/tunables.def').read()
 rows = re.findall(r'^FC_TUNABLE\((\w+), "(\w*)", "(\w+)", (\w+), (\w+),', defs, re.M)
 if len(rows) < 5:
     sys.exit('tunables-docs: could not read src/tunables.def (%d rows)' % len(rows))
+former = re.findall(r'^FC_TUNABLE_FORMER\((\w+), "(\w+)", (\w+)\)',
+                    open(src + '/src/tunables_former.def').read(), re.M)
+if not former:
+    sys.exit('tunables-docs: could not read src/tunables_former.def')
 
 
 def human(v):
@@ -52,9 +57,29 @@ for field, env, arch, lo, hi in rows:
 known = {'FASTCOPY_' + r[1] for r in rows if r[1]}
 others = {'FASTCOPY_MEMCPY', 'FASTCOPY_MEMMOVE', 'FASTCOPY_MEMSET', 'FASTCOPY_TUNING',
           'FASTCOPY_DISABLE', 'FASTCOPY_QUIET'}
-for name, text in (('README.md', readme), ('man/libfastcopy.7', man)):
-    for var in set(re.findall(r'FASTCOPY_[A-Z_]*(?:THRESHOLD|STOP|RESUME|MAX)\b', text)):
-        if var not in known:
+# the former names: each on a line of FORMER NAMES with the name now, and named
+# nowhere else in the two documents
+env_of = {r[0]: r[1] for r in rows}
+m = re.search(r'\n\.SH FORMER NAMES\n(.*?)(?=\n\.SH )', man, re.S)
+section = m.group(1) if m else ''
+if not m:
+    bad.append('man/libfastcopy.7: no FORMER NAMES section')
+for key, env, field in former:
+    if field not in env_of:
+        bad.append('src/tunables_former.def: %s is no tunable' % field)
+        continue
+    pair = [l for l in section.splitlines()
+            if re.search(r'\bFASTCOPY_%s\b' % env, l) and re.search(r'\b%s\b' % key, l)]
+    if not pair or not re.search(r'\bFASTCOPY_%s\b' % env_of[field], pair[0]) \
+            or not re.search(r'\b%s\b' % field, pair[0]):
+        bad.append('man/libfastcopy.7: FORMER NAMES lacks %s, %s -> FASTCOPY_%s, %s'
+                   % ('FASTCOPY_' + env, key, env_of[field], field))
+formers = {'FASTCOPY_' + f[1] for f in former}
+for name, text in (('README.md', readme), ('man/libfastcopy.7', man.replace(section, ''))):
+    for var in set(re.findall(r'FASTCOPY_[A-Z_]*(?:THRESHOLD|START|STOP|RESUME|MIN|MAX)\b', text)):
+        if var in formers:
+            bad.append('%s names the former %s outside FORMER NAMES' % (name, var))
+        elif var not in known:
             bad.append('%s names %s, which src/tunables.def does not list' % (name, var))
     for var in others:
         if name != 'README.md' and var not in text:

@@ -74,29 +74,29 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
   # the rep stosb windows (x86_64 memsets that have them) are measured up to the
   # non-temporal threshold, not only on the 256 B - 1 MiB grid: the second window
   # can start above 1 MiB (Zen 5: 4 MiB + 1).  --quick's large sizes: 4, 16, 64 MiB.
-  if grep -q '^# rep_stosb_threshold/stop/resume' "$W/tune2.out"; then
-    nt=$("$info" | awk '$1 == "nt_threshold" { v = $2; m = 1;
+  if grep -q '^# rep_stosb_start/stop/high_start' "$W/tune2.out"; then
+    nt=$("$info" | awk '$1 == "nt_start" { v = $2; m = 1;
            if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824;
            sub(/[KMG]$/, "", v); printf "%.0f\n", v * m }')
-    rows=$(sed -n '/^# rep_stosb_threshold/,/^# [a-z_]*:/p' "$W/tune2.out" | awk '$2 ~ /^[0-9]+$/ { print $2 }')
+    rows=$(sed -n '/^# rep_stosb_start/,/^# [a-z_]*:/p' "$W/tune2.out" | awk '$2 ~ /^[0-9]+$/ { print $2 }')
     big=$(echo "$rows" | awk -v nt="$nt" '$1 > 1048576 && $1 < nt' | wc -l)
     over=$(echo "$rows" | awk -v nt="$nt" '$1 >= nt' | wc -l)
     if [ "$nt" -gt 4194304 ]; then
       [ "$big" -ge 1 ] && [ "$over" -eq 0 ] \
-        && ok "--tune measures the rep stosb windows above 1 MiB, below nt_threshold ($nt)" \
-        || bad "rep stosb sizes measured: $(echo $rows) (nt_threshold $nt)"
+        && ok "--tune measures the rep stosb windows above 1 MiB, below nt_start ($nt)" \
+        || bad "rep stosb sizes measured: $(echo $rows) (nt_start $nt)"
     else
-      [ "$over" -eq 0 ] && ok "--tune measures no rep stosb size at or above nt_threshold ($nt)" \
-        || bad "rep stosb sizes measured: $(echo $rows) (nt_threshold $nt)"
+      [ "$over" -eq 0 ] && ok "--tune measures no rep stosb size at or above nt_start ($nt)" \
+        || bad "rep stosb sizes measured: $(echo $rows) (nt_start $nt)"
     fi
   fi
-  # the shared nt_threshold's lines name their function (memcpy's and memset's at each size)
-  ntl=$(sed -n '/^# nt_threshold/,/^# [a-z_]*:/p' "$W/tune2.out" | grep -E '^#  +[0-9]+ ' || true)
+  # the shared nt_start's lines name their function (memcpy's and memset's at each size)
+  ntl=$(sed -n '/^# nt_start/,/^# [a-z_]*:/p' "$W/tune2.out" | grep -E '^#  +[0-9]+ ' || true)
   if [ -n "$ntl" ]; then
     [ "$(echo "$ntl" | grep -cvE '^#  +[0-9]+ (memcpy|memset)  ')" -eq 0 ] \
       && echo "$ntl" | grep -q ' memcpy ' && echo "$ntl" | grep -q ' memset ' \
-      && ok "--tune -v names the function on nt_threshold's lines" \
-      || bad "nt_threshold lines: $ntl"
+      && ok "--tune -v names the function on nt_start's lines" \
+      || bad "nt_start lines: $ntl"
   fi
   # A measurement that writes: 2 processes (short samples: this checks the file's
   # shape, not the machine).  The body is the row printed, set only where proven.
@@ -131,7 +131,7 @@ if [ -z "${MESON_EXE_WRAPPER:-}" ]; then
     bad "--tune --processes 1: $(cat "$W/t3.conf") $(cat "$W/tune4.err")"
   fi
   # an old file (tunables first, the variants after, no "measured" comments) still loads
-  { cat "$W/hdr"; echo "# nt_threshold = 24M  (the policy's)"; echo "alias_backward_stop = 8K";
+  { cat "$W/hdr"; echo "# nt_start = 24M  (the policy's)"; echo "alias_backward_stop = 8K";
     echo "# memcpy = avx512  (the policy's)"; echo "memmove = generic"; } > "$W/old.conf"
   FASTCOPY_TUNING=$W/old.conf run "$info" > "$W/info3" 2> "$W/err3"
   [ ! -s "$W/err3" ] && grep -Eq '^  memmove  generic +tuning file' "$W/info3" \
@@ -163,8 +163,8 @@ default_memcpy=$(sed -n 's/^  memcpy   \([a-z0-9_]*\) *\(policy\|tuning file\|en
   || bad "no memcpy line in fastcopy-info's Why section"
 # a variant every build has, and a threshold of this architecture (if any)
 case "$arch" in
-  x86_64) key=rep_movsb_threshold good=8K range=100 ;;
-  aarch64) key=zva_threshold good=4K range=8 ;;
+  x86_64) key=rep_movsb_start good=8K range=100 ;;
+  aarch64) key=zva_start good=4K range=8 ;;
   *) key= good= range= ;;
 esac
 info_of() { # FILE [ENV...]: fastcopy-info with FASTCOPY_TUNING=FILE
@@ -196,6 +196,45 @@ if [ "$arch" = x86_64 ]; then
     && grep -Eq "^  memset_masked_max +0 +tuning file" "$W/info" \
     && ok "a 0 from the file shows as 0, from the tuning file" \
     || bad "zero: $(cat "$W/err"; grep -E '^  (alias_backward_stop|memset_masked_max) ' "$W/info")"
+fi
+
+# former names (libfastcopy(7), FORMER NAMES): a file written before the rename
+# loads unchanged and without a word; fastcopy-info says the names now; a key
+# given under both names takes the current one's value, whichever line is first
+case "$arch" in
+  x86_64) old=rep_movsb_threshold new=rep_movsb_start oldenv=REP_MOVSB_THRESHOLD ;;
+  aarch64) old=zva_threshold new=zva_start oldenv=ZVA_THRESHOLD ;;
+  *) old= ;;
+esac
+if [ -n "$old" ]; then
+  { cat "$W/hdr"; echo "$old = 8K"; } > "$W/former"
+  info_of "$W/former"
+  [ "$(lines)" -eq 0 ] && grep -Eq "^  $new +8K +tuning file" "$W/info" && ! grep -q "$old" "$W/info" \
+    && ok "a former key ($old) applies, silently, shown as $new" \
+    || bad "former key: $(cat "$W/err"; grep -E "^  ($new|$old) " "$W/info")"
+  { cat "$W/hdr"; echo "$new = 16K"; echo "$old = 8K"; } > "$W/both1"
+  { cat "$W/hdr"; echo "$old = 8K"; echo "$new = 16K"; } > "$W/both2"
+  for both in both1 both2; do
+    info_of "$W/$both"
+    [ "$(lines)" -eq 0 ] && grep -Eq "^  $new +16K +tuning file" "$W/info" \
+      && ok "$both: $new wins over $old, silently" \
+      || bad "$both: $(cat "$W/err"; grep -E "^  $new " "$W/info")"
+  done
+  info_of "$W/former" "FASTCOPY_$oldenv=16K"
+  [ "$(lines)" -eq 0 ] && grep -Eq "^  $new +16K +environment" "$W/info" \
+    && ok "FASTCOPY_$oldenv wins over the file, as the current name would" \
+    || bad "former variable over the file: $(cat "$W/err"; grep -E "^  $new " "$W/info")"
+fi
+if [ "$arch" = x86_64 ]; then
+  { cat "$W/hdr"; echo "memcpy = avx2amd"; } > "$W/former-variant"
+  info_of "$W/former-variant"
+  if grep -q "variant not usable" "$W/err"; then
+    echo "# former variant name: avx2_keepupper not usable here: skipped"
+  else
+    [ "$(lines)" -eq 0 ] && memcpy_is avx2_keepupper && ! grep -q avx2amd "$W/info" \
+      && ok "a former variant name (memcpy = avx2amd) applies, shown as avx2_keepupper" \
+      || bad "former variant: $(cat "$W/err"; grep '^  memcpy ' "$W/info")"
+  fi
 fi
 
 : > "$W/empty"

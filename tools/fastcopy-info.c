@@ -20,7 +20,7 @@
 static const struct {
     const char *body, *dir;
 } copies[] = {{"avx2", "glibc-hwcaps/x86-64-v3"}, {"avx512", "glibc-hwcaps/x86-64-v4"},
-              {"avx512amd", "fastcopy/avx512amd"}, {"avx2amd", "fastcopy/avx2amd"}};
+              {"avx512_1branch", "fastcopy/avx512_1branch"}, {"avx2_keepupper", "fastcopy/avx2_keepupper"}};
 
 /* After the report: when its exported names divert to one body that another
  * installed copy has, that copy's path. */

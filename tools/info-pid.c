@@ -328,7 +328,7 @@ static void report(const struct fc_status *st, const char *state, const char *pa
                           : st->inline_[f] == 1 ? "runs its body directly"
                           : st->inline_[f] == 0 ? "diverted to it on every call"
                                                 : "";
-        printf("    %-8s %-10s %-11s %s%s%s\n", fc_func_name(f), st->variant[f],
+        printf("    %-8s %-14s %-11s %s%s%s\n", fc_func_name(f), st->variant[f],
                from_name(st->dec.sel_from[f]), inl, inl[0] ? "; " : "", st->dec.why[f]);
     }
     printf("  tuning file: %s\n", st->dec.tuning);

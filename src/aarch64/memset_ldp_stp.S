@@ -7,7 +7,7 @@
  *   0..15    two overlapping stores of 8 or 4 bytes, or a byte and a halfword
  *   16..32   first and last 16 bytes (stp)
  *   33..64   first and last 32 bytes
- *   > 64     zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA
+ *   > 64     zero with n >= fc_tun.zva_start and DC ZVA usable: DC ZVA
  *            (memset_zva.S); otherwise 64-byte blocks of 4 stp, one pointer
  *            update per block, then the last 64 bytes stored from the end
  *            (overlapping the previous block: no remainder loop).
@@ -63,7 +63,7 @@ ENTRY(fc_memset_a64_ldp_stp)
 .Lgt64:
     cbnz    val, .Lstores
     adrp    x9, fc_tun
-    ldr     x10, [x9, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
+    ldr     x10, [x9, :lo12:fc_tun + FC_TUN_ZVA_START]
     cmp     count, x10
     b.lo    .Lstores
     ldr     x11, [x9, :lo12:fc_tun + FC_TUN_ZVA_SIZE] /* 0: all stores there */

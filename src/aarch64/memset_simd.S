@@ -15,7 +15,7 @@
  *             cycles, now 35 (glibc 29; docs/aarch64.md).  Straight-line because the
  *             zero test and the DC ZVA threshold load (6 instructions) on the
  *             way to the loop made c = 0 cost 28 at 146..208 against glibc's 25.
- *   > 256     zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA (a
+ *   > 256     zero with n >= fc_tun.zva_start and DC ZVA usable: DC ZVA (a
  *             64-byte-block loop here, other block sizes in memset_zva.S; block
  *             size from DCZID_EL0 read once at load, never when DZP is set);
  *             otherwise 16-byte-aligned 128-byte blocks of 4 stp q, then the last
@@ -106,7 +106,7 @@ ENTRY(fc_memset_a64_simd)
      * fc_internal.h).  Not PC-relative literal loads, one instruction each but
      * +-1 MiB: a large static binary would not link. */
     adrp    x12, fc_tun
-    ldr     x10, [x12, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
+    ldr     x10, [x12, :lo12:fc_tun + FC_TUN_ZVA_START]
     cmp     count, x10
     b.lo    .Lstores
     ldr     x11, [x12, :lo12:fc_tun + FC_TUN_ZVA_SIZE]
@@ -130,7 +130,7 @@ ENTRY(fc_memset_a64_simd)
     ret
 
 .Lzva64:
-    /* n > 128 (at least 512 unless FASTCOPY_ZVA_THRESHOLD lowers it; from 129
+    /* n > 128 (at least 512 unless FASTCOPY_ZVA_START lowers it; from 129
      * bytes on at least one whole block lies inside).  Stores reach the first
      * 64-byte boundary above dstin and cover the last 64 bytes; DC ZVA clears the
      * whole blocks between. */

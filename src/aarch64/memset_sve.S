@@ -18,7 +18,7 @@
  *             so they are in the buffer) with no loop pointers; above 16V
  *             8-vector blocks in a loop first: 11 instructions per 8V, 32 at
  *             8V+1..16V (glibc 33-42), 1422 per 64 KiB (1680).
- *             Zero with n >= fc_tun.zva_threshold and DC ZVA usable: DC ZVA over
+ *             Zero with n >= fc_tun.zva_start and DC ZVA usable: DC ZVA over
  *             the whole blocks, the partial ones at each end covered by 4 or 8
  *             vector stores from each end (Z <= 4V, A64FX's 256 = 4 x 64; Z <= 8V,
  *             QEMU max's 512), or by memset_zva.S's q-register routine for larger
@@ -84,7 +84,7 @@ ENTRY(fc_memset_a64_sve)
      * c != 0 then take the same 4 instructions to the stores.  fc_tun's fields
      * from one adrp, as in memset_simd.S (x13 keeps its page for .Lbig). */
     adrp    x13, fc_tun
-    ldr     x10, [x13, :lo12:fc_tun + FC_TUN_ZVA_THRESHOLD]
+    ldr     x10, [x13, :lo12:fc_tun + FC_TUN_ZVA_START]
     cmp     count, x10
     b.hs    .Lbig
 .Lstores:

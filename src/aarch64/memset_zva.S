@@ -22,10 +22,10 @@
  * inside the buffer); 64-byte stores fill [p, a) and [e, end-64) where those are
  * longer than what the first/last stores cover (only for Z > 64: the common
  * 64-byte case skips both loops); when no whole block fits (n below ~2Z, only
- * with a lowered FASTCOPY_ZVA_THRESHOLD) or Z is 0, all of it is stores.  The DC ZVA loop issues 4 blocks per iteration (2.5 instructions
+ * with a lowered FASTCOPY_ZVA_START) or Z is 0, all of it is stores.  The DC ZVA loop issues 4 blocks per iteration (2.5 instructions
  * per block: at 64-byte blocks that is 2560 per 64 KiB where a loop of one block
  * per iteration costs 4096) and finishes the 0..3 remaining blocks one at a time.
- * The cut-over size (fc_tun.zva_threshold) and its reasoning are in policy.c.
+ * The cut-over size (fc_tun.zva_start) and its reasoning are in policy.c.
  */
 #include "asm.h"
 

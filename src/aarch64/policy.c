@@ -46,7 +46,7 @@
  * 32 bytes) zero no more per instruction than one stp of q registers does, so they
  * are treated as absent and memset uses stores.
  *
- * The cut-over (zva_threshold) is max(512, 4 x block): 512 B for 64- and 128-byte
+ * The cut-over (zva_start) is max(512, 4 x block): 512 B for 64- and 128-byte
  * blocks, 2 KiB on QEMU's max (512); A64FX (256) takes 8 x block, 2 KiB (below).
  * Reasoning: DC ZVA zeroes a whole aligned block, so the routine first stores up
  * to a block at each end; with n >= 4 blocks at least half of the bytes go
@@ -64,7 +64,7 @@
  * alignment.  No arm64
  * hardware is available to this project to time it (QEMU counts instructions but
  * cannot time a cache-line allocation), so the figure is inherited, not measured
- * here, and overridable: FASTCOPY_ZVA_THRESHOLD.
+ * here, and overridable: FASTCOPY_ZVA_START.
  * A64FX: 8 blocks (measured, in instruction counts).  Its sve memset stores 64 bytes
  * per instruction, and there 4 blocks (1 KiB) of zeros took 47-49 instructions
  * through DC ZVA against 33 for the store loop and 42 for glibc 2.36's A64FX memset
@@ -168,7 +168,7 @@ void fc_a64_policy(const struct fc_a64_cpu *c, struct fc_decision *d)
     fc_bytezero(d, sizeof *d);
     d->tun.zva_size = z;
     unsigned blocks = is_a64fx(c) ? 8 : 4; /* see the top of the file */
-    d->tun.zva_threshold = z ? (blocks * z > ZVA_FLOOR ? blocks * z : ZVA_FLOOR) : (size_t)-1;
+    d->tun.zva_start = z ? (blocks * z > ZVA_FLOOR ? blocks * z : ZVA_FLOOR) : (size_t)-1;
 
     if (c->hwcap2 & FC_A64_HWCAP2_MOPS) {
         PICK(mops);

@@ -1,8 +1,8 @@
 /* dropin_memset.S - the exported `memset` of the shared library (x86_64, not built with
  * -Ddropin_ifunc=true): memset_avx512.S again under that name, with nothing before it
- * (with its one-branch entry, as avx512amd, when dropin_body=avx512amd),
- * or memset_avx2.S (as avx2, or as avx2amd) in a build with dropin_body=avx2 or
- * avx2amd (the default where the build machine selects one of those: meson_options.txt).
+ * (with its one-branch entry, as avx512_1branch, when dropin_body=avx512_1branch),
+ * or memset_avx2.S (as avx2, or as avx2_keepupper) in a build with dropin_body=avx2 or
+ * avx2_keepupper (the default where the build machine selects one of those: meson_options.txt).
  * A call through a trampoline ("jmp *slot") cost 0.75 ns more than calling the
  * kernel (Emerald Rapids; docs/evidence/intel-emerald-rapids.md).  When another variant is chosen
  * (another CPU, or FASTCOPY_MEMSET), the kernel's MASKED_TEST sends every call through
@@ -13,12 +13,12 @@
 #define FC_DROPIN_SLOT fc_slot_memset
 #include "fc_dropin_config.h"
 #if FC_DROPIN_BODY_AVX2
-#if FC_DROPIN_BODY_AVX2AMD
+#if FC_DROPIN_BODY_AVX2_KEEPUPPER
 #define FC_AVX2_KEEP_UPPER 1
 #endif
 #include "memset_avx2.S"
 #else
-#if FC_DROPIN_BODY_AVX512AMD
+#if FC_DROPIN_BODY_AVX512_1BRANCH
 #define FC_MEMSET_ONE_BRANCH 1
 #endif
 #include "memset_avx512.S"

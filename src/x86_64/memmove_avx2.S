@@ -29,10 +29,10 @@
  */
 #include "kernel_entry.h"
 
-/* FC_AVX2_KEEP_UPPER (set by memmove_avx2amd.S): this code again as the
- * "avx2amd" kernel, without vzeroupper (see there). */
+/* FC_AVX2_KEEP_UPPER (set by memmove_avx2_keepupper.S): this code again as the
+ * "avx2_keepupper" kernel, without vzeroupper (see there). */
 #ifdef FC_AVX2_KEEP_UPPER
-#define AVX2_KERNEL fc_memmove_x86_avx2amd
+#define AVX2_KERNEL fc_memmove_x86_avx2_keepupper
 #define VZEROUPPER
 #else
 #define AVX2_KERNEL fc_memmove_x86_avx2

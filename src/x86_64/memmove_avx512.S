@@ -30,16 +30,16 @@
  *              src+n); backward too when dst lies 1..255 bytes after src modulo
  *              4096 (4K aliasing), src is not inside (dst, dst+n) and the copy is
  *              shorter than fc_tun.alias_backward_stop; forward otherwise.
- *   rep movsb  forward copies in [fc_tun.rep_movsb_threshold, rep_movsb_stop), when
+ *   rep movsb  forward copies in [fc_tun.rep_movsb_start, rep_movsb_stop), when
  *              dst and src are not within 1..63 bytes of each other modulo 4096
  *              (the cliff of glibc bug 30994), dst first 64-byte aligned by a
  *              vector head.  The profile rows open the window only where it
  *              measured faster.
- *   non-temporal  from fc_tun.nt_threshold when the buffers do not overlap.
+ *   non-temporal  from fc_tun.nt_start when the buffers do not overlap.
  */
 #include "fc_tun_offsets.h"
-#define NT_THRESHOLD (fc_tun + FC_TUN_NT_THRESHOLD)
-#define REP_MOVSB_THRESHOLD (fc_tun + FC_TUN_REP_MOVSB_THRESHOLD)
+#define NT_START (fc_tun + FC_TUN_NT_START)
+#define REP_MOVSB_START (fc_tun + FC_TUN_REP_MOVSB_START)
 #define REP_MOVSB_STOP (fc_tun + FC_TUN_REP_MOVSB_STOP)
 #define ALIAS_BACKWARD_STOP (fc_tun + FC_TUN_ALIAS_BACKWARD_STOP)
 #define LOOP32_START (fc_tun + FC_TUN_LOOP32_START)
@@ -270,7 +270,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         jb      .Lbackward              /* dst inside (src, src+n) */
 
         /* Forward.  rep movsb window first. */
-        cmpq    REP_MOVSB_THRESHOLD(%rip), %rdx
+        cmpq    REP_MOVSB_START(%rip), %rdx
         jb      .Lfwd_vec
         cmpq    REP_MOVSB_STOP(%rip), %rdx
         jae     .Lfwd_vec
@@ -346,7 +346,7 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         subq    %rcx, %rdi              /* dst += skew: 64-byte aligned */
         cmpq    %r10, %rdi
         jae     .Lfwd_end               /* (only if the skew covers all: defensive) */
-        cmpq    NT_THRESHOLD(%rip), %rdx
+        cmpq    NT_START(%rip), %rdx
         jae     .Lfwd_nt_check
         cmpq    LOOP32_START(%rip), %rdx
         jae     .Lfwd_loop32

@@ -1,5 +1,5 @@
 /* memmove_erms.c - "erms": the AVX2 copy plus `rep movsb` for forward copies in
- * [rep_movsb_threshold, rep_movsb_stop) (default 2 KiB with FSRM, 4 KiB without,
+ * [rep_movsb_start, rep_movsb_stop) (default 2 KiB with FSRM, 4 KiB without,
  * up to the non-temporal threshold).  Intel tunes rep movsb for these sizes from
  * Ice Lake on (FSRM).  Never backwards (slow everywhere) and never when dst and src
  * are 1..63 bytes apart modulo 4096 (either way): there rep movsb collapses (glibc

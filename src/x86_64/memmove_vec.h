@@ -16,8 +16,8 @@
  *                (src, src+n), backward otherwise, and backward too for copies
  *                below alias_backward_stop with dst 1..255 bytes after src
  *                modulo 4096 (4K aliasing).  Non-temporal stores from
- *                fc_tun.nt_threshold when the buffers do not overlap; "erms"
- *                adds rep movsb for [rep_movsb_threshold, rep_movsb_stop).
+ *                fc_tun.nt_start when the buffers do not overlap; "erms"
+ *                adds rep movsb for [rep_movsb_start, rep_movsb_stop).
  * Every size class loads everything it needs before its first store, and the
  * loops store only over source bytes already loaded, so memcpy on overlapping
  * buffers gives memmove's result.  No access reaches outside the buffers.
@@ -61,7 +61,7 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
          * variant; Golden Cove, the core of Alder Lake's P-cores). */
         size_t dist = ((uintptr_t)d - (uintptr_t)s - 1) & 4095;  /* (dst - src - 1) mod 4096 */
         size_t rdist = ((uintptr_t)s - (uintptr_t)d - 1) & 4095;
-        if (n >= fc_tun.rep_movsb_threshold && n < fc_tun.rep_movsb_stop && dist >= 63 &&
+        if (n >= fc_tun.rep_movsb_start && n < fc_tun.rep_movsb_stop && dist >= 63 &&
             rdist >= 63) {
             __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
             return dst;
@@ -91,7 +91,7 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
         size_t skew = VS - ((uintptr_t)d & (VS - 1));
         d += skew;
         s += skew;
-        if (n >= fc_tun.nt_threshold && disjoint) {
+        if (n >= fc_tun.nt_start && disjoint) {
             /* Past the last-level cache: stream, sparing the read-for-ownership of
              * each destination line (23-24 GB/s vs 14 at 64 MiB, Zen 4). */
             for (; d < end; d += 4 * VS, s += 4 * VS) {

@@ -1,7 +1,7 @@
 /* memset_avx2.S - "avx2": memset with 32-byte VEX stores, the sizes up to 256
  * bytes; larger ones jump to fc_memset_x86_avx2_large (the C loop of
  * memset_vec.h, built by memset_avx2.c: aligned stores, non-temporal past
- * nt_threshold).
+ * nt_start).
  *
  * Assumptions: AVX2 enabled by the OS.  Why assembly: the drop-in, as in
  * memmove_avx2.S (dropin_body=avx2: the exported memset is this code, its first
@@ -18,10 +18,10 @@
  */
 #include "kernel_entry.h"
 
-/* FC_AVX2_KEEP_UPPER (set by memset_avx2amd.S): this code again as the
- * "avx2amd" kernel, without vzeroupper (see there). */
+/* FC_AVX2_KEEP_UPPER (set by memset_avx2_keepupper.S): this code again as the
+ * "avx2_keepupper" kernel, without vzeroupper (see there). */
 #ifdef FC_AVX2_KEEP_UPPER
-#define AVX2_KERNEL fc_memset_x86_avx2amd
+#define AVX2_KERNEL fc_memset_x86_avx2_keepupper
 #define VZEROUPPER
 #else
 #define AVX2_KERNEL fc_memset_x86_avx2

@@ -25,27 +25,27 @@
  *              1025 B, whatever the tunables say)
  *   > 1024     first vector unaligned, then four 64-byte-aligned stores per
  *              iteration, the last four vectors stored from the end (no remainder
- *              loop); non-temporal from fc_tun.nt_threshold (no read of the
+ *              loop); non-temporal from fc_tun.nt_start (no read of the
  *              destination lines).
- *   rep stosb  in [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
- *              nt_threshold), over the whole range: the profile row's windows
+ *   rep stosb  in [rep_stosb_start, rep_stosb_stop) and [rep_stosb_high_start,
+ *              nt_start), over the whole range: the profile row's windows
  *              (src/x86_64/profiles.c).
  * c is converted to unsigned char by the byte broadcast. */
 #include "fc_tun_offsets.h"
-#define NT_THRESHOLD (fc_tun + FC_TUN_NT_THRESHOLD)
-#define REP_STOSB_THRESHOLD (fc_tun + FC_TUN_REP_STOSB_THRESHOLD)
+#define NT_START (fc_tun + FC_TUN_NT_START)
+#define REP_STOSB_START (fc_tun + FC_TUN_REP_STOSB_START)
 #define REP_STOSB_STOP (fc_tun + FC_TUN_REP_STOSB_STOP)
-#define REP_STOSB_RESUME (fc_tun + FC_TUN_REP_STOSB_RESUME)
+#define REP_STOSB_HIGH_START (fc_tun + FC_TUN_REP_STOSB_HIGH_START)
 #define MEMSET_MASKED_MAX (fc_tun + FC_TUN_MEMSET_MASKED_MAX)
-#define MEMSET_ADAPTIVE_MIN (fc_tun + FC_TUN_MEMSET_ADAPTIVE_MIN)
+#define MEMSET_ADAPTIVE_START (fc_tun + FC_TUN_MEMSET_ADAPTIVE_START)
 #define MEMSET_ADAPTIVE_STOP (fc_tun + FC_TUN_MEMSET_ADAPTIVE_STOP)
 
 #include "kernel_entry.h"
 
-/* FC_MEMSET_ONE_BRANCH (memset_avx512amd.S, dropin_body=avx512amd): this code
- * again as "avx512amd", with the one-branch entry below. */
+/* FC_MEMSET_ONE_BRANCH (memset_avx512_1branch.S, dropin_body=avx512_1branch): this code
+ * again as "avx512_1branch", with the one-branch entry below. */
 #ifdef FC_MEMSET_ONE_BRANCH
-#define SET_KERNEL fc_memset_x86_avx512amd
+#define SET_KERNEL fc_memset_x86_avx512_1branch
 #else
 #define SET_KERNEL fc_memset_x86_avx512
 #endif
@@ -71,7 +71,7 @@
 
 KERNEL_BEGIN(SET_KERNEL)
 #ifdef FC_MEMSET_ONE_BRANCH
-        /* "avx512amd" (memset_avx512amd.S; Zen 5's row): the same kernel behind
+        /* "avx512_1branch" (memset_avx512_1branch.S; Zen 5's row): the same kernel behind
          * another entry.  One compare, on n with 4096 added when [dst, dst+64)
          * spans two pages (the page-end test folded in), sends everything but
          * the one-masked-store sizes to .Lother; the masked store is its
@@ -224,21 +224,21 @@ KERNEL_BEGIN(SET_KERNEL)
         leaq    -256(%rdi,%rdx), %r10   /* where the last four vectors go */
         cmpq    MEMSET_ADAPTIVE_STOP(%rip), %rdx
         jae     2f
-        cmpq    MEMSET_ADAPTIVE_MIN(%rip), %rdx
+        cmpq    MEMSET_ADAPTIVE_START(%rip), %rdx
         jae     .Ladaptive
-2:      cmpq    NT_THRESHOLD(%rip), %rdx
+2:      cmpq    NT_START(%rip), %rdx
         jae     .Lvector
-        cmpq    REP_STOSB_THRESHOLD(%rip), %rdx
+        cmpq    REP_STOSB_START(%rip), %rdx
         jb      .Lvector
         cmpq    REP_STOSB_STOP(%rip), %rdx
         jb      .Lrep_stosb
-        cmpq    REP_STOSB_RESUME(%rip), %rdx
+        cmpq    REP_STOSB_HIGH_START(%rip), %rdx
         jae     .Lrep_stosb
 .Lvector:
         vmovdqu64 %zmm16, (%rdi)
         addq    $64, %rdi
         andq    $-64, %rdi              /* next 64-byte boundary, <= 64 on */
-        cmpq    NT_THRESHOLD(%rip), %rdx
+        cmpq    NT_START(%rip), %rdx
         jae     .Lnt_loop
         .p2align 4
 .Lloop:
@@ -282,7 +282,7 @@ KERNEL_BEGIN(SET_KERNEL)
         movq    %r9, %rax
         ret
 
-        /* The adaptive window, [memset_adaptive_min, memset_adaptive_stop): the
+        /* The adaptive window, [memset_adaptive_start, memset_adaptive_stop): the
          * vector loop or rep stosb, whichever this process measured faster at
          * this size (per log2 n; a fixed window loses one regime by 1.5-1.8x on
          * Zen 5).  Every P-th call is timed, P = 2^max(3, 18 - log2 n), so that
@@ -348,7 +348,7 @@ KERNEL_BEGIN(SET_KERNEL)
         rep stosb
         jmp     5f
         /* .Lvector's loop again (not jumped to: the second rdtsc must follow
-         * it; the window ends below nt_threshold, so no streaming branch) */
+         * it; the window ends below nt_start, so no streaming branch) */
 3:      vmovdqu64 %zmm16, (%rdi)
         addq    $64, %rdi
         andq    $-64, %rdi

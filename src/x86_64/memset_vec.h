@@ -6,9 +6,9 @@
  *                four from each end
  *   larger       first vector unaligned, then 4 aligned vectors per iteration, the
  *                last 4 vectors stored from the end (no remainder loop);
- *                non-temporal from fc_tun.nt_threshold; "erms" uses rep stosb in
- *                [rep_stosb_threshold, rep_stosb_stop) and [rep_stosb_resume,
- *                nt_threshold).
+ *                non-temporal from fc_tun.nt_start; "erms" uses rep stosb in
+ *                [rep_stosb_start, rep_stosb_stop) and [rep_stosb_high_start,
+ *                nt_start).
  * Required macros: FC_FN and vec_ops.h's VEC, VS, SPLAT(c), STOREU, STOREA, STREAM; optional
  * FC_REP_STOSB. */
 #include <immintrin.h>
@@ -34,9 +34,9 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
 {
     fc_u8 *dst = d;
 #ifdef FC_REP_STOSB
-    if (n < fc_tun.nt_threshold && ((n >= fc_tun.rep_stosb_threshold &&
+    if (n < fc_tun.nt_start && ((n >= fc_tun.rep_stosb_start &&
                                      n < fc_tun.rep_stosb_stop) ||
-                                    n >= fc_tun.rep_stosb_resume)) {
+                                    n >= fc_tun.rep_stosb_high_start)) {
         __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
         return dst;
     }
@@ -45,7 +45,7 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
     fc_u8 *end = d + n - 4 * VS;
     STOREU(d, v);
     d += VS - ((uintptr_t)d & (VS - 1));
-    if (n >= fc_tun.nt_threshold) {
+    if (n >= fc_tun.nt_start) {
         for (; d < end; d += 4 * VS) {
             STREAM(d, v);
             STREAM(d + VS, v);

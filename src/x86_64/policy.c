@@ -10,7 +10,7 @@
  *   FC_X86_REP only with ERMS), then avx2, sse2, generic.
  * - Windows: the rules resolved against the caches.  The L3 is believed only
  *   between 256 KiB and what one core can share (128 MiB on AMD, 1 GiB elsewhere;
- *   VMs report zero or a whole socket), else 32 MiB is assumed; nt_threshold is
+ *   VMs report zero or a whole socket), else 32 MiB is assumed; nt_start is
  *   clamped to [1 MiB, 768 MiB].  A row with FC_X86_REP_NEEDS_ERMS closes its rep
  *   and adaptive windows without ERMS; the avx512 memset's windows
  *   (memset_masked_max, adaptive) apply only where AVX-512 is usable.
@@ -51,6 +51,7 @@ static int can_avx512(const struct fc_x86_cpu *c)
 #define FC_VN_PREFIX(x) fc_x86_##x
 #define FC_VN_TABLE FC_X86_VARIANTS
 #define FC_VN_CPU struct fc_x86_cpu
+#define FC_VN_FORMER FC_X86_VARIANTS_FORMER
 #include "../variant_names.h"
 
 /* The row a CPU's choices come from (a borrowed one for a `like` class). */
@@ -73,11 +74,11 @@ static uint64_t l3_plausible(const struct fc_x86_cpu *c)
     return l3 < 256 * KiB || l3 > (amd ? 128 * MiB : GiB) ? 0 : l3;
 }
 
-static uint64_t nt_threshold(const struct fc_x86_cpu *c, const struct fc_x86_profile *p)
+static uint64_t nt_start(const struct fc_x86_cpu *c, const struct fc_x86_profile *p)
 {
-    uint64_t l3 = l3_plausible(c), num = (p->nt_threshold >> 4) & 15, den = p->nt_threshold & 15;
-    uint64_t t = FC_X86_IS_L3(p->nt_threshold) ? (l3 ? l3 : L3_ASSUMED) / den * num
-                                               : p->nt_threshold;
+    uint64_t l3 = l3_plausible(c), num = (p->nt_start >> 4) & 15, den = p->nt_start & 15;
+    uint64_t t = FC_X86_IS_L3(p->nt_start) ? (l3 ? l3 : L3_ASSUMED) / den * num
+                                               : p->nt_start;
     if (p->nt_guest_cap && has(c, FC_X86_HYPERVISOR) && t > p->nt_guest_cap)
         t = p->nt_guest_cap;
     return t < NT_MIN ? NT_MIN : t > NT_MAX ? NT_MAX : t;
@@ -139,14 +140,14 @@ static void add_size(char *buf, const char *lead, uint64_t v, int start)
 /* What each variant is, in a few words, per function (copy, memset). */
 static const char *variant_words(int f, const char *name)
 {
-    static const struct { char name[12], copy[44], set[72]; } words[] = {
+    static const struct { char name[16], copy[44], set[72]; } words[] = {
         {"generic", "portable C (no SSE2)", "portable C (no SSE2)"},
         {"sse2", "16-byte SSE2 vectors (no OS-enabled AVX2)",
          "16-byte SSE2 vectors (no OS-enabled AVX2)"},
         {"avx2", "AVX2 vectors", "AVX2 vectors"},
-        {"avx2amd", "AVX2 vectors without vzeroupper", "AVX2 vectors without vzeroupper"},
+        {"avx2_keepupper", "AVX2 vectors without vzeroupper", "AVX2 vectors without vzeroupper"},
         {"avx512", "masked small sizes, 64-byte loop", "branch-free to 255 B, 64-byte loop"},
-        {"avx512amd", "", "one compare and one masked store to 64 B, plain stores to 255 B"},
+        {"avx512_1branch", "", "one compare and one masked store to 64 B, plain stores to 255 B"},
         {"erms", "AVX2 vectors around rep movsb", "AVX2 vectors around rep stosb"},
     };
     for (unsigned k = 0; k < sizeof words / sizeof words[0]; k++)
@@ -162,7 +163,7 @@ static void why_line(const struct fc_x86_cpu *c, struct fc_decision *d, int f, u
     const struct fc_x86_profile *p = &fc_x86_profiles[cls];
     const struct fc_tunables *t = &d->tun;
     const char *v = fc_x86_variant_name(f, d->sel[f]);
-    int set512 = fc_streq(v, "avx512") || fc_streq(v, "avx512amd");
+    int set512 = fc_streq(v, "avx512") || fc_streq(v, "avx512_1branch");
     char *w = d->why[f];
     w[0] = 0;
     fc_strcat(w, FC_WHY_LEN, p->name);
@@ -180,25 +181,25 @@ static void why_line(const struct fc_x86_cpu *c, struct fc_decision *d, int f, u
     if (f == FC_MEMSET && fc_streq(v, "avx512") && t->memset_masked_max)
         fc_strcat(w, FC_WHY_LEN, "one masked store to 64 B, ");
     fc_strcat(w, FC_WHY_LEN, variant_words(f, v));
-    if (f != FC_MEMSET && fc_streq(v, "avx512") && t->loop32_start < t->nt_threshold)
+    if (f != FC_MEMSET && fc_streq(v, "avx512") && t->loop32_start < t->nt_start)
         add_size(w, "; the loop on 32-byte vectors ", t->loop32_start + 1, 1);
     if (f != FC_MEMSET && (fc_streq(v, "avx512") || fc_streq(v, "erms"))) {
-        if (t->rep_movsb_threshold >= t->rep_movsb_stop)
+        if (t->rep_movsb_start >= t->rep_movsb_stop)
             fc_strcat(w, FC_WHY_LEN, "; rep movsb off");
         else
-            add_size(w, "; rep movsb ", t->rep_movsb_threshold, 1);
+            add_size(w, "; rep movsb ", t->rep_movsb_start, 1);
     }
     if (f == FC_MEMSET && (set512 || fc_streq(v, "erms"))) {
-        if (t->rep_stosb_threshold >= t->nt_threshold)
+        if (t->rep_stosb_start >= t->nt_start)
             fc_strcat(w, FC_WHY_LEN, "; rep stosb off");
         else
-            add_size(w, "; rep stosb ", t->rep_stosb_threshold, 1);
-        if (t->rep_stosb_stop != t->rep_stosb_threshold) {
+            add_size(w, "; rep stosb ", t->rep_stosb_start, 1);
+        if (t->rep_stosb_stop != t->rep_stosb_start) {
             add_size(w, " ", t->rep_stosb_stop, 0);
-            add_size(w, " and ", t->rep_stosb_resume, 1);
+            add_size(w, " and ", t->rep_stosb_high_start, 1);
         }
-        if (set512 && t->memset_adaptive_stop > t->memset_adaptive_min) {
-            add_size(w, "; timed as it runs ", t->memset_adaptive_min, 1);
+        if (set512 && t->memset_adaptive_stop > t->memset_adaptive_start) {
+            add_size(w, "; timed as it runs ", t->memset_adaptive_start, 1);
             add_size(w, " ", t->memset_adaptive_stop, 0);
         }
     }
@@ -209,24 +210,24 @@ void fc_x86_policy(const struct fc_x86_cpu *c, struct fc_decision *d)
     unsigned cls = fc_x86_classify(c);
     const struct fc_x86_profile *p = row_of(cls);
     struct fc_tunables *t = &d->tun;
-    size_t nt = (size_t)nt_threshold(c, p);
+    size_t nt = (size_t)nt_start(c, p);
     int rep = !(p->flags & FC_X86_REP_NEEDS_ERMS) || has(c, FC_X86_ERMS);
     int avx512 = can_avx512(c);
 
     fc_bytezero(d, sizeof *d);
-    t->nt_threshold = nt;
-    t->rep_movsb_threshold = rep ? resolve(c, p->rep_movsb_threshold, nt) : nt;
+    t->nt_start = nt;
+    t->rep_movsb_start = rep ? resolve(c, p->rep_movsb_start, nt) : nt;
     t->rep_movsb_stop = rep ? resolve(c, p->rep_movsb_stop, nt) : nt;
-    t->rep_stosb_threshold = rep ? resolve(c, p->rep_stosb_threshold, nt) : nt;
-    t->rep_stosb_stop = t->rep_stosb_resume = t->rep_stosb_threshold; /* one window */
+    t->rep_stosb_start = rep ? resolve(c, p->rep_stosb_start, nt) : nt;
+    t->rep_stosb_stop = t->rep_stosb_high_start = t->rep_stosb_start; /* one window */
     if (rep && p->rep_stosb_stop) {
         t->rep_stosb_stop = resolve(c, p->rep_stosb_stop, nt);
-        t->rep_stosb_resume = resolve(c, p->rep_stosb_resume, nt);
+        t->rep_stosb_high_start = resolve(c, p->rep_stosb_high_start, nt);
     }
     t->alias_backward_stop = resolve(c, p->alias_backward_stop, nt);
     t->loop32_start = p->loop32_start ? resolve(c, p->loop32_start, nt) : FC_TUN_MAX;
     t->memset_masked_max = avx512 ? (size_t)p->memset_masked_max : 0;
-    t->memset_adaptive_min = avx512 && rep ? (size_t)p->memset_adaptive_min : 0;
+    t->memset_adaptive_start = avx512 && rep ? (size_t)p->memset_adaptive_start : 0;
     t->memset_adaptive_stop = avx512 && rep ? (size_t)p->memset_adaptive_stop : 0;
     for (int f = 0; f < FC_NFUNCS; f++) {
         const unsigned char *list = f == FC_MEMCPY ? p->memcpy : f == FC_MEMMOVE ? p->memmove

@@ -66,20 +66,20 @@ unsigned fc_x86_classify(const struct fc_x86_cpu *c)
 #define LIKE(cls) .like = (cls) + 1
 /* rep movsb and rep stosb never on AMD: glibc bug 30994 (dst 1..63 B after src
  * mod 4096: 1137 ns against 47 at 4 KiB, Zen 4; docs/evidence/zen4.md). */
-#define REP_OFF .rep_movsb_threshold = NT, .rep_movsb_stop = NT, .rep_stosb_threshold = NT
+#define REP_OFF .rep_movsb_start = NT, .rep_movsb_stop = NT, .rep_stosb_start = NT
 /* Non-temporal from 3/4 of the L3 this CCX shares (AOCL's fraction): 64 MiB at
  * 23-24 GB/s where cached stores get 14 (Zen 4; docs/evidence/zen4.md). */
-#define AMD_NT .nt_threshold = FC_X86_L3(3, 4)
-#define INTEL_NT .nt_threshold = FC_X86_L3(1, 4) /* glibc's since 2.38 */
+#define AMD_NT .nt_start = FC_X86_L3(3, 4)
+#define INTEL_NT .nt_start = FC_X86_L3(1, 4) /* glibc's since 2.38 */
 
 const struct fc_x86_profile fc_x86_profiles[FC_X86_NCLASSES] = {
     [FC_X86_AMD_PRE_ZEN] = {.name = "AMD, older than Zen", .basis = "AMD's rep rule",
         REP_OFF, AMD_NT, .alias_backward_stop = FC_X86_L1D_HALF, .memset_masked_max = 64},
-    /* avx2amd (no vzeroupper): 65-512 B copies 0.94x avx2's time; 4K-aliased
+    /* avx2_keepupper (no vzeroupper): 65-512 B copies 0.94x avx2's time; 4K-aliased
      * copies backward to 64 KiB (forward 1.24x the time at 24-64 KiB).  Zen 1,
      * family 0x17 model 1; docs/evidence/zen1.md. */
-    [FC_X86_ZEN1] = {.name = "Zen 1", .evidence = "zen1", COPIES(FC_X86_COPY(avx2amd)),
-        .memset = {FC_X86_SET(avx2amd)}, REP_OFF, AMD_NT,
+    [FC_X86_ZEN1] = {.name = "Zen 1", .evidence = "zen1", COPIES(FC_X86_COPY(avx2_keepupper)),
+        .memset = {FC_X86_SET(avx2_keepupper)}, REP_OFF, AMD_NT,
         .alias_backward_stop = 64 * KiB + 1, .memset_masked_max = 64},
     [FC_X86_ZEN2] = {.name = "Zen 2", .basis = "AMD's rep rule", REP_OFF, AMD_NT,
         .alias_backward_stop = FC_X86_L1D_HALF, .memset_masked_max = 64},
@@ -104,22 +104,22 @@ const struct fc_x86_profile fc_x86_profiles[FC_X86_NCLASSES] = {
     /* Zen 5, family 0x1a model 2; every figure: docs/evidence/zen5.md. */
     [FC_X86_ZEN5] = {.name = "Zen 5", .evidence = "zen5", .flags = FC_X86_REP_NEEDS_ERMS,
         COPIES(FC_X86_COPY(avx512)),
-        /* avx512amd, one compare to 64 B: worst memset cell against the best peer
+        /* avx512_1branch, one compare to 64 B: worst memset cell against the best peer
          * 1.26-1.35x -> 1.14x */
-        .memset = {FC_X86_SET(avx512amd) | FC_X86_REP, FC_X86_SET(avx512)},
+        .memset = {FC_X86_SET(avx512_1branch) | FC_X86_REP, FC_X86_SET(avx512)},
         AMD_NT, .alias_backward_stop = FC_X86_L1D_HALF, .memset_masked_max = 64,
         /* rep movsb from 32 KiB: 238 ns against the loop's 420 there; the loop
          * 75 ns against 120 at 16 KiB */
-        .rep_movsb_threshold = 32 * KiB, .rep_movsb_stop = NT,
+        .rep_movsb_start = 32 * KiB, .rep_movsb_stop = NT,
         /* memset: loop to 8 KiB, rep stosb to 256 KiB, loop to 4 MiB (or an L2 of
          * 4-16 MiB), rep stosb above.  Worse ratios rep stosb / loop: 4 KiB 1.77 /
          * 1.35, 32 KiB 1.59 / 1.85; 1 MiB: the loop's cold wins 1.2-1.45x against
          * rep stosb's hot 1.0-1.15x */
-        .rep_stosb_threshold = 8 * KiB + 1, .rep_stosb_stop = 256 * KiB,
-        .rep_stosb_resume = FC_X86_L2_4M,
+        .rep_stosb_start = 8 * KiB + 1, .rep_stosb_stop = 256 * KiB,
+        .rep_stosb_high_start = FC_X86_L2_4M,
         /* 4-256 KiB timed as it runs: no fixed window wins both regimes (worse
          * ratio 1.54 -> 1.23 at 4 KiB, 1.84 -> 1.12 at 16 KiB) */
-        .memset_adaptive_min = 4 * KiB, .memset_adaptive_stop = 256 * KiB},
+        .memset_adaptive_start = 4 * KiB, .memset_adaptive_stop = 256 * KiB},
     [FC_X86_ZEN6] = {.name = "Zen 6", LIKE(FC_X86_ZEN5)},
     [FC_X86_AMD1A_OTHER] = {.name = "AMD family 0x1a, unlisted model", LIKE(FC_X86_ZEN5)},
     [FC_X86_AMD_NEWER] = {.name = "AMD, family 0x1b or later", LIKE(FC_X86_ZEN5)},
@@ -128,11 +128,11 @@ const struct fc_x86_profile fc_x86_profiles[FC_X86_NCLASSES] = {
     /* Intel before Sapphire Rapids: glibc's windows, rep movsb from 2 KiB with
      * FSRM (its 2112), 4 KiB without; AVX2 (512-bit stores lower the clock) */
     [FC_X86_INTEL_PLAIN] = {.name = "Intel", .basis = "glibc's windows", INTEL_NT,
-        .rep_movsb_threshold = 4 * KiB, .rep_movsb_stop = NT, .rep_stosb_threshold = 2 * KiB,
+        .rep_movsb_start = 4 * KiB, .rep_movsb_stop = NT, .rep_stosb_start = 2 * KiB,
         .alias_backward_stop = FC_X86_L1D_HALF},
     [FC_X86_INTEL_FSRM] = {.name = "Intel with FSRM", .basis = "glibc's windows",
         COPIES(FC_X86_COPY(erms)), .memset = {FC_X86_SET(erms)}, INTEL_NT,
-        .rep_movsb_threshold = 2 * KiB, .rep_movsb_stop = NT, .rep_stosb_threshold = 2 * KiB,
+        .rep_movsb_start = 2 * KiB, .rep_movsb_stop = NT, .rep_stosb_start = 2 * KiB,
         .alias_backward_stop = FC_X86_L1D_HALF},
     [FC_X86_INTEL_AVX512_SLOW] = {.name = "Intel, AVX-512 at a lower clock",
         LIKE(FC_X86_INTEL_PLAIN)},
@@ -149,13 +149,13 @@ const struct fc_x86_profile fc_x86_profiles[FC_X86_NCLASSES] = {
         .nt_guest_cap = 32 * MiB,
         /* worse ratios at 4 KiB: loop 1.09, rep movsb 1.02; memset at 8 KiB:
          * loop 1.10, rep stosb 0.99 */
-        .rep_movsb_threshold = 4 * KiB, .rep_movsb_stop = NT, .rep_stosb_threshold = 8 * KiB,
+        .rep_movsb_start = 4 * KiB, .rep_movsb_stop = NT, .rep_stosb_start = 8 * KiB,
         /* 4K-aliased copies: forward 42-44 ns, backward 45-52 ns at 4 KiB */
         .alias_backward_stop = 0,
         /* one masked store to 64 B: small sizes 1.19x the best peer's time, 1.69 without */
         .memset_masked_max = 64},
     [FC_X86_OTHER_X86] = {.name = "x86_64", .basis = "glibc's windows",
-        .nt_threshold = FC_X86_L3(1, 2), .rep_movsb_threshold = FC_X86_FSRM_2K,
-        .rep_movsb_stop = NT, .rep_stosb_threshold = 2 * KiB,
+        .nt_start = FC_X86_L3(1, 2), .rep_movsb_start = FC_X86_FSRM_2K,
+        .rep_movsb_stop = NT, .rep_stosb_start = 2 * KiB,
         .alias_backward_stop = FC_X86_L1D_HALF},
 };

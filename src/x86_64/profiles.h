@@ -34,11 +34,11 @@ enum fc_x86_class {
 
 /* A window field: a size, or one of these rules of the CPU's facts. */
 #define FC_X86_RULE ((uint64_t)1 << 62)
-#define FC_X86_NT (FC_X86_RULE | 1)       /* the row's nt_threshold: "to nt", or closed */
+#define FC_X86_NT (FC_X86_RULE | 1)       /* the row's nt_start: "to nt", or closed */
 #define FC_X86_L1D_HALF (FC_X86_RULE | 2) /* L1d/2 for an L1d of 16-256 KiB, else 16 KiB */
 #define FC_X86_L2_4M (FC_X86_RULE | 3)    /* the L2 when 4-16 MiB, else 4 MiB; plus 1 */
 #define FC_X86_FSRM_2K (FC_X86_RULE | 4)  /* 2 KiB with FSRM, else 4 KiB (glibc's) */
-/* nt_threshold: num/den of the L3 this core shares (a believable one, else 32 MiB),
+/* nt_start: num/den of the L3 this core shares (a believable one, else 32 MiB),
  * or a size */
 #define FC_X86_L3(num, den) (FC_X86_RULE | 0x100 | ((num) << 4) | (den))
 #define FC_X86_IS_L3(v) (((v) >> 8) == ((FC_X86_RULE | 0x100) >> 8))
@@ -59,12 +59,12 @@ struct fc_x86_profile {
     unsigned char like;         /* class + 1 whose row it takes; 0: its own */
     unsigned char flags;
     unsigned char memcpy[3], memmove[3], memset[3]; /* then avx2, sse2, generic */
-    uint64_t nt_threshold, nt_guest_cap; /* cap: under a hypervisor (0: none) */
-    uint64_t rep_movsb_threshold, rep_movsb_stop;
-    uint64_t rep_stosb_threshold, rep_stosb_stop, rep_stosb_resume; /* stop 0: one window */
+    uint64_t nt_start, nt_guest_cap; /* cap: under a hypervisor (0: none) */
+    uint64_t rep_movsb_start, rep_movsb_stop;
+    uint64_t rep_stosb_start, rep_stosb_stop, rep_stosb_high_start; /* stop 0: one window */
     uint64_t alias_backward_stop;
     uint64_t loop32_start;      /* avx512 copies: 0 = never */
-    uint64_t memset_masked_max, memset_adaptive_min, memset_adaptive_stop; /* with AVX-512 */
+    uint64_t memset_masked_max, memset_adaptive_start, memset_adaptive_stop; /* with AVX-512 */
 };
 
 FC_HIDDEN extern const struct fc_x86_profile fc_x86_profiles[FC_X86_NCLASSES];

@@ -16,12 +16,17 @@
     V(X, sse2, fc_memmove_x86_sse2, fc_memset_x86_sse2, has(c, FC_X86_SSE2))              \
     V(X, avx2, fc_memmove_x86_avx2, fc_memset_x86_avx2, can_avx2(c))                      \
     /* avx2 without vzeroupper (AMD) */                                           \
-    V(X, avx2amd, fc_memmove_x86_avx2amd, fc_memset_x86_avx2amd, can_avx2(c))             \
+    V(X, avx2_keepupper, fc_memmove_x86_avx2_keepupper, fc_memset_x86_avx2_keepupper,     \
+      can_avx2(c))                                                                \
     V(X, avx512, fc_memmove_x86_avx512, fc_memset_x86_avx512, can_avx512(c))              \
     /* memset only: avx512's behind a one-branch entry (Zen 5) */                 \
-    V(X, avx512amd, none, fc_memset_x86_avx512amd, can_avx512(c))                         \
+    V(X, avx512_1branch, none, fc_memset_x86_avx512_1branch, can_avx512(c))      \
     /* AVX2 vectors around rep movsb/stosb */                                     \
     V(X, erms, fc_memmove_x86_erms, fc_memset_x86_erms, can_avx2(c) && has(c, FC_X86_ERMS))
+/* The names two variants had before (A(former, current); variant_names.h): still
+ * read everywhere a name is (FASTCOPY_*, the tuning file, fcbench --impl), never
+ * printed.  A name is at most 15 characters (FC_VN_LEN). */
+#define FC_X86_VARIANTS_FORMER(A) A(avx2amd, avx2_keepupper) A(avx512amd, avx512_1branch)
 enum fc_x86_copy_variant { FC_X86_VARIANTS(FC_VT_COPY_ID, FC_X86_) FC_X86_COPY_COUNT };
 enum fc_x86_set_variant { FC_X86_VARIANTS(FC_VT_SET_ID, FC_X86_) FC_X86_SET_COUNT };
 

@@ -69,7 +69,7 @@ else
 fi
 
 # --- one line per process ---------------------------------------------------------
-bads="FASTCOPY_MEMCPY=nonesuch FASTCOPY_NT_THRESHOLD=zzz FASTCOPY_BOGUS=1"
+bads="FASTCOPY_MEMCPY=nonesuch FASTCOPY_NT_START=zzz FASTCOPY_BOGUS=1"
 env $bads ${MESON_EXE_WRAPPER:-} "$prog" > "$W/many.out" 2> "$W/many.err"
 if [ "$(wc -l < "$W/many.err")" -eq 1 ] && grep -q '^libfastcopy: FASTCOPY_.*(and 2 more: fastcopy-info lists them)$' "$W/many.err" \
     && grep -q 'memcpy=0' "$W/many.out"; then

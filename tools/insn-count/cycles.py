@@ -8,7 +8,7 @@ Per core model (MODELS below: the llvm-mca -mcpu, the QEMU -cpu whose features m
 the core's synthetic CPU facts, glibc's cpu.name):
   1. the library's policy on the synthetic CPU (insn-count-policy) names the variants
      that core gets; they are forced with FASTCOPY_MEMCPY/MEMMOVE/MEMSET (and the DC
-     ZVA threshold with FASTCOPY_ZVA_THRESHOLD) under the QEMU model, and glibc 2.36's
+     ZVA threshold with FASTCOPY_ZVA_START) under the QEMU model, and glibc 2.36's
      routine for the core with GLIBC_TUNABLES=glibc.cpu.name=...;
   2. count (count.c) runs the sweep (every size 0..1100 and 2^k +-1 to 64 KiB, src x
      dst offsets, memset dst offsets with c = 0 and 0x5a, memmove both ways) and the
@@ -227,8 +227,8 @@ def run_count(a, name, m, pol, kind):
         if k.startswith("FASTCOPY_") and k not in ("FASTCOPY_MEMCPY", "FASTCOPY_MEMMOVE",
                                                    "FASTCOPY_MEMSET"):
             del env[k]   # nothing else of the caller's may change the selection
-    if "zva_threshold" in pol and pol.get("zva_size", "0") != "0":
-        env["FASTCOPY_ZVA_THRESHOLD"] = pol["zva_threshold"]
+    if "zva_start" in pol and pol.get("zva_size", "0") != "0":
+        env["FASTCOPY_ZVA_START"] = pol["zva_start"]
     genv = {"LD_PRELOAD": os.path.abspath(a.lib)}
     if m["glibc"]:
         genv["GLIBC_TUNABLES"] = f"glibc.cpu.name={m['glibc']}"

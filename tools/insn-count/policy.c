@@ -10,7 +10,7 @@
  * Numbers in C notation (0x...); KVER as major.minor.patch.  MISALIGNED is the
  * hwprobe value (0 unknown, 1 emulated, 2 slow, 3 fast, 4 unsupported); HWPROBE 0
  * means the system call is missing.  Prints one line per function,
- * "memcpy <variant>", then the thresholds the decision sets ("zva_threshold N",
+ * "memcpy <variant>", then the thresholds the decision sets ("zva_start N",
  * "zva_size N" / "cboz_size N") and "core <name>" on aarch64.  Exit status 2 on bad
  * arguments. */
 #include <stdint.h>
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
         fc_a64_policy(&c, &d);
         for (int f = 0; f < FC_NFUNCS; f++)
             printf("%s %s\n", fc_func_name(f), fc_a64_variant_name(f, d.sel[f]));
-        printf("zva_threshold %zu\nzva_size %zu\ncore %s\n", (size_t)d.tun.zva_threshold,
+        printf("zva_start %zu\nzva_size %zu\ncore %s\n", (size_t)d.tun.zva_start,
                (size_t)d.tun.zva_size, fc_a64_core(&c));
         return 0;
     }

@@ -1,4 +1,4 @@
-/* memset_avx512amd.S - "avx512amd": memset_avx512.S with its one-branch entry
+/* memset_avx512_1branch.S - "avx512_1branch": memset_avx512.S with its one-branch entry
  * (FC_MEMSET_ONE_BRANCH): up to memset_masked_max bytes one compare and one masked
  * store, the page-end test folded into that compare; the size classes from 65 B
  * behind it, 65..255 B with plain stores.  The policy selects it on Zen 5, where

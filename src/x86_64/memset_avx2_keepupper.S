@@ -1,4 +1,4 @@
-/* memset_avx2amd.S - "avx2amd": memset_avx2.S without vzeroupper, for AMD cores,
+/* memset_avx2_keepupper.S - "avx2_keepupper": memset_avx2.S without vzeroupper, for AMD cores,
  * which pay nothing for a dirty upper register state in the SSE code that may
  * follow (Intel cores do: there "avx2" keeps it).  vzeroupper cost ~3 cycles a
  * call: 65-512 B 0.94x the time without it (Zen 1, family 0x17 model 1;
