@@ -855,7 +855,7 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
     /* the table */
     printf("\n# fcbench --tune (%s objective): %s\n", objname[o->objective],
            "time ratios are new/old where the value changed (< 1 = faster)");
-    printf("%-22s %10s %10s  %s\n", "tunable", "policy", "measured", "where it changed");
+    printf("%-22s %14s %14s  %s\n", "tunable", "policy", "measured", "where it changed");
     struct row_line lines[FC_NTUN + FC_NFUNCS];
     int nlines = 0;
     for (int f = 0; f < FC_NFUNCS; f++) {
@@ -870,7 +870,7 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
             snprintf(l->where, sizeof l->where, "hot sizes %.2fx, fleet mixes %.2fx",
                      vars[f].gain_hot, vars[f].gain_cold);
         l->proven = provable && l->changed;
-        printf("%-22s %10s %10s  %s\n", l->key, l->policy, l->value,
+        printf("%-22s %14s %14s  %s\n", l->key, l->policy, l->value,
                l->changed ? l->where : "unchanged");
     }
     for (unsigned t = 0; t < FC_NTUN; t++) {
@@ -903,7 +903,7 @@ int fcb_tune_main(struct fcb_state *st, const struct fcb_tune_opts *o)
             snprintf(l->where, sizeof l->where, "(follows nt_start)");
         }
         if (k < nc || l->changed)
-            printf("%-22s %10s %10s  %s\n", l->key, l->policy, l->value,
+            printf("%-22s %14s %14s  %s\n", l->key, l->policy, l->value,
                    l->changed ? l->where : "unchanged");
     }
 
