@@ -41,9 +41,8 @@ KNAME:                                                                          
  * the resolver sets to `bound` (copied from FC_DROPIN_BOUND, emitted here) when
  * it chose this kernel and leaves 0 when it did not: then every call takes the
  * branch, and DROPIN_DIVERT at the target sends it through the slot.  So the
- * drop-in runs no instruction more than the kernel.  On the page-end test the
- * load cost least (memcpy 0.955x the flag-byte entry's time on sizes, the size
- * test at 64 B 1.031x; Intel Sapphire Rapids-class,
+ * drop-in runs no instruction more than the kernel.  The word on the page-end
+ * test cost least (sizes 0.955x a flag byte's time; Sapphire Rapids-class,
  * docs/evidence/intel-emerald-rapids.md). */
 
 /* DROPIN_BOUND_WORD(bound): FC_DROPIN_BOUND, the word the resolver copies into

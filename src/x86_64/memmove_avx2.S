@@ -48,13 +48,10 @@ KERNEL_BEGIN(AVX2_KERNEL)
         ENTRY_TEST64(65, .Lmore_64)
         cmpl    $33, %edx               /* n <= 64 here: edx is n */
         jae     .L33_64
-        /* 16 goes with 9..15 (two 8-byte moves), not with 17..32 as in
-         * memset_avx2.S: back-to-back memmoves of 16 bytes that overlap by
-         * half (fcbench's overlap/16) load what the previous call stored, and
-         * a 16-byte load that straddles that store waits for it (10.0 ns,
-         * glibc the same), where 8-byte loads inside it forward (AOCL-LibMem:
-         * 3.6 ns; Zen 1 VM).  For the copy distributions the mispredict
-         * model of memset_avx2.S is the same either way. */
+        /* 16 goes with 9..15 (two 8-byte moves), not with 17..32: a memmove
+         * of 16 B that loads half of the last call's store cannot forward a
+         * 16-byte load from it, 8-byte loads can (fcbench overlap/16 10.0 ns
+         * against 3.6; Zen 1, docs/evidence/zen1.md). */
         cmpl    $17, %edx               /* n <= 32 here: edx is n */
         jb      .Lless_17
         vmovdqu (%rsi), %xmm0

@@ -99,9 +99,9 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         ret
 
         /* Each size class from here starts a 64-byte line, so that an edit
-         * above cannot move it across one (16-byte aligned, fc_memcpy's 65..255 B
-         * took 1.18-1.22x the drop-in's time; Intel Sapphire Rapids-class,
-         * docs/evidence/intel-emerald-rapids.md).  zmm16 and zmm18 hold the
+         * above cannot move it across one (65..255 B 1.18-1.22x the time at
+         * 16-byte alignment; Sapphire Rapids-class, docs/kernels-x86_64.md).
+         * zmm16 and zmm18 hold the
          * first two vectors for every class above this one; each class up to
          * 1024 B loads the last two into zmm19 and zmm17 (above it the source's
          * end is read after the loop, see .Lfwd_vec). */
@@ -301,15 +301,12 @@ KERNEL_BEGIN(fc_memmove_x86_avx512)
         ret
 
 .Lfwd_vec:
-        /* 4K aliasing: when dst sits 1..255 bytes after src modulo 4096, each
-         * forward iteration's loads hit addresses whose low 12 bits match the
-         * stores just made (the core's store-to-load check compares only those
-         * bits), so every load waits for the stores.  Copy backward instead when
-         * that is allowed (src not inside (dst, dst+n): rcx + n does not carry)
-         * and the copy is shorter than fc_tun.alias_backward_stop (L1d/2: past
-         * the L1 the backward loop loses, see the x86 policy).  Zen 5, at
-         * 768-2048 B, src+1/dst+3: 14.0-22.4 ns forward, 9.8-16.2 backward
-         * (glibc 11.6-17.7; it goes backward too). */
+        /* 4K aliasing: with dst 1..255 bytes after src modulo 4096, each forward
+         * iteration's loads match the low 12 bits of the stores just made and
+         * wait for them.  Backward instead when allowed (src not inside (dst,
+         * dst+n): rcx + n does not carry) and n < fc_tun.alias_backward_stop
+         * (the row's): 768-2048 B 9.8-16.2 ns against 14.0-22.4 forward (Zen 5,
+         * docs/evidence/zen5.md). */
         leal    -1(%rcx), %r8d          /* d = dst - src mod 4096 in 1..255: */
         andl    $4095, %r8d             /* d = 0 loads nothing a store of */
         cmpl    $255, %r8d              /* this call just made (numpy: */

@@ -54,11 +54,9 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
         /* Forward: dst before src, or disjoint. */
 #ifdef FC_REP_MOVSB
         /* Not within 1..63 bytes either way modulo 4096: rep movsb's cliff there
-         * (glibc bugs 27130, 30994), as in memmove_avx512.S.  The same offset
-         * (0 modulo 4096: two page-aligned buffers) is rep movsb's: it was
-         * excluded here too, and the vector loop's 4K aliasing then took 4-24 KiB
-         * copies to 1.11-1.57x glibc's time (Intel SPR-class VM, glibc's AVX2
-         * variant; Golden Cove, the core of Alder Lake's P-cores). */
+         * (glibc bugs 27130, 30994), as in memmove_avx512.S.  Distance 0 stays
+         * rep movsb's: the loop's 4K aliasing took 4-24 KiB copies to
+         * 1.11-1.57x glibc's time (Golden Cove; docs/evidence/intel-emerald-rapids.md). */
         size_t dist = ((uintptr_t)d - (uintptr_t)s - 1) & 4095;  /* (dst - src - 1) mod 4096 */
         size_t rdist = ((uintptr_t)s - (uintptr_t)d - 1) & 4095;
         if (n >= fc_tun.rep_movsb_start && n < fc_tun.rep_movsb_stop && dist >= 63 &&
@@ -151,13 +149,10 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, const fc_u8 *s, size_t
 }
 
 #ifndef FC_LARGE_ONLY
-/* The small classes are tested so that the compiler lays them out with few taken
- * branches on the common sizes (GCC 12: 16..32 B falls through, 33..64 B takes
- * one, as in glibc).  Written from the top (n <= VS first), 33..64 B took two
- * and 1.27-1.37x the time of glibc's AVX2 variant on the same core (Intel
- * SPR-class VM, glibc forced with GLIBC_TUNABLES); this order, against that one
- * (3 processes): sizes 0-64 0.94, 513-4096 0.94, 65-512 1.01-1.03, mixes
- * 0.99-1.01. */
+/* The small classes are tested in this order so that GCC lays them out with few
+ * taken branches on the common sizes (16..32 B falls through, 33..64 B takes
+ * one): sizes 0-64 0.94x the time of the order from the top (Sapphire
+ * Rapids-class; docs/evidence/intel-emerald-rapids.md). */
 void *FC_FN(void *dst, const void *src, size_t n)
 {
     fc_u8 *d = dst;

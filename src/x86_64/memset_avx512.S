@@ -71,13 +71,11 @@
 
 KERNEL_BEGIN(SET_KERNEL)
 #ifdef FC_MEMSET_ONE_BRANCH
-        /* "avx512_1branch" (memset_avx512_1branch.S; Zen 5's row): the same kernel behind
-         * another entry.  One compare, on n with 4096 added when [dst, dst+64)
-         * spans two pages (the page-end test folded in), sends everything but
-         * the one-masked-store sizes to .Lother; the masked store is its
-         * fall-through, entry to ret in one 64-byte line (62 bytes; at 66 the
-         * gain went: 1.06x).  Fixed 0-64 B 0.79-0.89x the avx512 entry's time,
-         * random-order mixes 1.09-1.15x (Zen 5, docs/evidence/zen5.md). */
+        /* "avx512_1branch" (Zen 5's row): the same kernel behind another entry.
+         * One compare, on n with 4096 added when [dst, dst+64) spans two pages,
+         * sends all but the one-masked-store sizes to .Lother; entry to ret fits
+         * one 64-byte line.  Fixed 0-64 B 0.79-0.89x the avx512 entry's time
+         * (Zen 5, docs/evidence/zen5.md). */
         movq    %rdi, %rax
         leal    63(%rdi), %ecx
         xorl    %edi, %ecx

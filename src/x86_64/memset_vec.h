@@ -69,13 +69,11 @@ static __attribute__((noinline)) void *FC_LARGE(fc_u8 *d, int c, size_t n)
 }
 
 #ifndef FC_LARGE_ONLY
-/* The small classes are tested so that the compiler lays them out with few taken
- * branches (GCC 12: 16..32 B none, 33..64 and 129..256 one, 65..128 two).  The
- * ladder from the top (n <= VS first) had 33..64 B take two: 1.12-1.17x the time
- * of glibc's AVX2 variant on the same core (Intel SPR-class VM, glibc forced with
- * GLIBC_TUNABLES).  This order against that one, 3 processes, avx2 / erms: sizes
- * 0-64 0.94 / 0.93, 65-512 0.99 / 1.01, fleet mixes 0.95-1.00.  memmove_vec.h
- * tests 32 first instead: there the 64-first order cost the 4096-call mixes 8-10%. */
+/* The small classes are tested in this order so that GCC lays them out with few
+ * taken branches (16..32 B none, 33..64 and 129..256 one): sizes 0-64 0.94x the
+ * time of the order from the top (Sapphire Rapids-class;
+ * docs/evidence/intel-emerald-rapids.md).  memmove_vec.h tests 32 first: there
+ * this order cost the 4096-call mixes 8-10%. */
 void *FC_FN(void *dst, int c, size_t n)
 {
     fc_u8 *d = dst;
