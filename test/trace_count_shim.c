@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "byte_loops.h"
 
 #define NAMES(X)                                                                     \
     X(memcpy) X(memmove) X(memset) X(mempcpy) X(__mempcpy) X(bcopy) X(bzero)          \
@@ -49,27 +50,6 @@ static void count(int id, size_t n)
     __atomic_fetch_add(&bytes[id], n, __ATOMIC_RELAXED);
 }
 
-static void *bytecopy(void *d, const void *s, size_t n)
-{
-    volatile unsigned char *dd = d;
-    const volatile unsigned char *ss = s;
-    if (dd < ss)
-        for (size_t i = 0; i < n; i++)
-            dd[i] = ss[i];
-    else
-        while (n--)
-            dd[n] = ss[n];
-    return d;
-}
-
-static void *byteset(void *d, int c, size_t n)
-{
-    volatile unsigned char *dd = d;
-    for (size_t i = 0; i < n; i++)
-        dd[i] = (unsigned char)c;
-    return d;
-}
-
 typedef void *(*copy_t)(void *, const void *, size_t);
 typedef void *(*set_t)(void *, int, size_t);
 typedef void *(*copy_chk_t)(void *, const void *, size_t, size_t);
@@ -88,7 +68,7 @@ typedef void (*zero_chk_t)(void *, size_t, size_t);
         if (f)                                                                      \
             return f(d, s, n);                                                      \
         REC();                                                                      \
-        bytecopy(d, s, n);                                                          \
+        byte_move(d, s, n);                                                         \
         return ret;                                                                 \
     }
 #define COPY_CHK(name, ret)                                                         \
@@ -99,7 +79,7 @@ typedef void (*zero_chk_t)(void *, size_t, size_t);
         if (f)                                                                      \
             return f(d, s, n, dn);                                                  \
         REC();                                                                      \
-        bytecopy(d, s, n);                                                          \
+        byte_move(d, s, n);                                                         \
         return ret;                                                                 \
     }
 COPY(memcpy, d)
@@ -117,7 +97,7 @@ void *memset(void *d, int c, size_t n)
     if (f)
         return f(d, c, n);
     REC();
-    return byteset(d, c, n);
+    return byte_set(d, c, n);
 }
 void *__memset_chk(void *d, int c, size_t n, size_t dn)
 {
@@ -126,7 +106,7 @@ void *__memset_chk(void *d, int c, size_t n, size_t dn)
     if (f)
         return f(d, c, n, dn);
     REC();
-    return byteset(d, c, n);
+    return byte_set(d, c, n);
 }
 void bcopy(const void *s, void *d, size_t n)
 {
@@ -137,7 +117,7 @@ void bcopy(const void *s, void *d, size_t n)
         return;
     }
     REC();
-    bytecopy(d, s, n);
+    byte_move(d, s, n);
 }
 #define ZERO(name)                                                                  \
     void name(void *d, size_t n)                                                    \
@@ -149,7 +129,7 @@ void bcopy(const void *s, void *d, size_t n)
             return;                                                                 \
         }                                                                           \
         REC();                                                                      \
-        byteset(d, 0, n);                                                           \
+        byte_set(d, 0, n);                                                           \
     }
 ZERO(bzero)
 ZERO(explicit_bzero)
@@ -162,7 +142,7 @@ void __explicit_bzero_chk(void *d, size_t n, size_t dn)
         return;
     }
     REC();
-    byteset(d, 0, n);
+    byte_set(d, 0, n);
 }
 
 static void child(void)

@@ -1,11 +1,7 @@
 /* onlymemcpy.c - a library that defines memcpy but not memmove nor memset. */
-#include <stddef.h>
+#include "../byte_loops.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
-    unsigned char *d = dst;
-    const unsigned char *s = src;
-    for (size_t i = 0; i < n; i++)
-        d[i] = s[i];
-    return dst;
+    return byte_move(dst, src, n);
 }

@@ -1,34 +1,19 @@
 /* slowlib.c - memcpy, memmove and memset as byte loops: the library that
  * fastcopy-ab's test must call slower.  It defines nothing else (bzero,
  * mempcpy, __memcpy_chk, ...): the binding report names what it misses. */
-#include <stddef.h>
+#include "../byte_loops.h"
 
 void *memcpy(void *dst, const void *src, size_t n)
 {
-    volatile unsigned char *d = dst;
-    const unsigned char *s = src;
-    for (size_t i = 0; i < n; i++)
-        d[i] = s[i];
-    return dst;
+    return byte_move(dst, src, n);
 }
 
 void *memmove(void *dst, const void *src, size_t n)
 {
-    volatile unsigned char *d = dst;
-    const unsigned char *s = src;
-    if ((const unsigned char *)dst <= s)
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
-    else
-        for (size_t i = n; i--;)
-            d[i] = s[i];
-    return dst;
+    return byte_move(dst, src, n);
 }
 
 void *memset(void *dst, int c, size_t n)
 {
-    volatile unsigned char *d = dst;
-    for (size_t i = 0; i < n; i++)
-        d[i] = (unsigned char)c;
-    return dst;
+    return byte_set(dst, c, n);
 }

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stddef.h>
+#include "../byte_loops.h"
 
 static unsigned long counts[3];
 static int early_ok = -1;
@@ -16,35 +17,20 @@ static unsigned long early_counted;
 
 void *memcpy(void *d, const void *s, size_t n)
 {
-    volatile unsigned char *dd = d;
-    const volatile unsigned char *ss = s;
     __atomic_add_fetch(&counts[0], 1, __ATOMIC_RELAXED);
-    for (size_t i = 0; i < n; i++)
-        dd[i] = ss[i];
-    return d;
+    return byte_move(d, s, n);
 }
 
 void *memmove(void *d, const void *s, size_t n)
 {
-    volatile unsigned char *dd = d;
-    const volatile unsigned char *ss = s;
     __atomic_add_fetch(&counts[1], 1, __ATOMIC_RELAXED);
-    if (dd < ss)
-        for (size_t i = 0; i < n; i++)
-            dd[i] = ss[i];
-    else
-        while (n--)
-            dd[n] = ss[n];
-    return d;
+    return byte_move(d, s, n);
 }
 
 void *memset(void *d, int c, size_t n)
 {
-    volatile unsigned char *dd = d;
     __atomic_add_fetch(&counts[2], 1, __ATOMIC_RELAXED);
-    for (size_t i = 0; i < n; i++)
-        dd[i] = (unsigned char)c;
-    return d;
+    return byte_set(d, c, n);
 }
 
 unsigned long next_count(int which)
